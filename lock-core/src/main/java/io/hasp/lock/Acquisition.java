@@ -62,7 +62,8 @@ final class Acquisition {
     /** Starts the attempt; returns its result future (see the class comment). */
     CompletableFuture<Boolean> start() {
         result.whenComplete((acquired, error) -> finished());
-        if (bounded) {
+        if (bounded && remainingNanos() > 0) {
+            // A zero wait makes exactly one attempt: its reply decides, not a timer.
             Timeout timer = service.schedule(() -> result.complete(false), remainingNanos(), TimeUnit.NANOSECONDS);
             synchronized (this) {
                 deadlineTimer = timer;
@@ -111,9 +112,7 @@ final class Acquisition {
             unknownTarget = 0;
         }
         service.holds().acquired(name, owner.field(), target, leaseMillis, watchdog, sentNanos);
-        if (watchdog) {
-            service.renewer().start();
-        }
+        service.renewer().start();  // renews watchdog holds, and sweeps expired ones of the others
         if (!result.complete(true)) {
             // The caller gave up (deadline, cancel, interrupt) as this acquire landed: give it back.
             service.release(name, owner);
@@ -238,7 +237,7 @@ final class Acquisition {
         if (timer != null) {
             timer.cancel();
         }
-        if (w != null && w.claim() && ch != null) {
+        if (w != null && w.cancel() && ch != null) {
             ch.unpark(w);
         }
         if (ch != null) {

@@ -22,6 +22,18 @@ final class Wake {
         return claimed.compareAndSet(false, true);
     }
 
+    /** Claims it without running it (the wait was abandoned); true when it was still unclaimed. */
+    boolean cancel() {
+        if (!claim()) {
+            return false;
+        }
+        Timeout t = timeout;
+        if (t != null) {
+            t.cancel();
+        }
+        return true;
+    }
+
     /** Whether someone already claimed it. */
     boolean claimed() {
         return claimed.get();
