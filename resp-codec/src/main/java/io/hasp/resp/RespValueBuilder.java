@@ -25,7 +25,8 @@ public final class RespValueBuilder implements RespSink {
     private static final class Level {
         RespType type;
         final ArrayList<RespValue> items = new ArrayList<>();
-        Map<RespValue, RespValue> pendingAttributes;
+        /** Attributes read at this level, waiting for the value they annotate; the first is outermost. */
+        ArrayList<Map<RespValue, RespValue>> pendingAttributes;
     }
 
     private final ArrayList<Level> levels = new ArrayList<>();
@@ -44,7 +45,7 @@ public final class RespValueBuilder implements RespSink {
      */
     public RespValue build() {
         Level root = levels.get(0);
-        if (depth != 0 || root.items.size() != 1 || root.pendingAttributes != null) {
+        if (depth != 0 || root.items.size() != 1 || hasPending(root)) {
             String problem = "no complete reply (open aggregates: " + depth + ", values: " + root.items.size() + ")";
             reset();
             throw new IllegalStateException(problem);
@@ -145,7 +146,11 @@ public final class RespValueBuilder implements RespSink {
         level.type = null;
         depth--;
         if (attributes != null) {
-            levels.get(depth).pendingAttributes = attributes;
+            Level parent = levels.get(depth);
+            if (parent.pendingAttributes == null) {
+                parent.pendingAttributes = new ArrayList<>(2);
+            }
+            parent.pendingAttributes.add(attributes);
         } else {
             add(value);
         }
@@ -153,11 +158,18 @@ public final class RespValueBuilder implements RespSink {
 
     private void add(RespValue value) {
         Level level = levels.get(depth);
-        if (level.pendingAttributes != null) {
-            value = new RespAttribute(level.pendingAttributes, value);
-            level.pendingAttributes = null;
+        if (hasPending(level)) {
+            List<Map<RespValue, RespValue>> pending = level.pendingAttributes;
+            for (int i = pending.size() - 1; i >= 0; i--) {
+                value = new RespAttribute(pending.get(i), value);
+            }
+            pending.clear();
         }
         level.items.add(value);
+    }
+
+    private static boolean hasPending(Level level) {
+        return level.pendingAttributes != null && !level.pendingAttributes.isEmpty();
     }
 
     private static Map<RespValue, RespValue> toMap(List<RespValue> items) {
