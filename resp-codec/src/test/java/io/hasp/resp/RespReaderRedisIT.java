@@ -26,11 +26,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Every reply type a real redis-server produces, RESP2 and RESP3 (after {@code HELLO 3}), decoded
  * by {@link RespValueDecoder} on a Netty channel, with commands encoded by {@link RespWriter}.
  */
+@ExtendWith(LeakCheck.class)
 @WithRedisServer(options = "enable-debug-command yes")
 class RespReaderRedisIT {
 
