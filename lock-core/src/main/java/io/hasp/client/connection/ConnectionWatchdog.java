@@ -96,10 +96,12 @@ final class ConnectionWatchdog {
                 return;
             }
             failures++;
+            Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
             if (failures == 1) {
-                log.warn("{}: reconnect failed, retrying with backoff: {}", owner, failure.getMessage());
+                log.warn("{}: reconnect failed, retrying with backoff: {}", owner, cause.getMessage());
             } else {
-                log.debug("{}: reconnect attempt {} failed: {}", owner, failures, failure.getMessage());
+                log.debug("{}: reconnect attempt {} failed: {}", owner, failures, cause.getMessage());
             }
             connectionLost();
         });
