@@ -39,6 +39,8 @@ public final class DefaultPubSub implements PubSub, ConnectionListener, PushPars
     private final long timeoutMillis;
     private final Map<String, ChannelState> channels = new HashMap<>();
     private int resubscriptionsPending;
+    private final List<Op> ops = new ArrayList<>();   // (un)subscriptions to write at the end of this turn
+    private boolean opsScheduled;
     private volatile boolean closed;
 
     /**
@@ -146,18 +148,46 @@ public final class DefaultPubSub implements PubSub, ConnectionListener, PushPars
         return done;
     }
 
-    /** Writes SUBSCRIBE or UNSUBSCRIBE when the server's state differs from the wanted one. */
+    /**
+     * Queues SUBSCRIBE or UNSUBSCRIBE when the server's state differs from the wanted one. The
+     * queue is written once at the end of the event-loop turn, consecutive operations of the same
+     * kind as one command, so that thousands of subscriptions cost a few commands.
+     */
     private void sync(ChannelState state) {
         boolean wanted = state.wanted();
-        if (wanted == state.subscribeSent) {
-            return;
+        if (wanted == state.subscribeSent || !connection.isReady()) {
+            return;   // when not ready, the reconnect subscribes every wanted channel
         }
-        ArgsCommand<Void> command = ArgsCommand.withoutReply(wanted ? SUBSCRIBE : UNSUBSCRIBE, state.channel);
-        if (connection.writeNow(command)) {
-            state.subscribeSent = wanted;
-            state.confirmed = false;
-            state.pendingConfirmations++;
+        state.subscribeSent = wanted;
+        state.confirmed = false;
+        state.pendingConfirmations++;
+        ops.add(new Op(wanted, state.channel));
+        if (!opsScheduled) {
+            opsScheduled = true;
+            loop.execute(this::writeOps);
         }
+    }
+
+    private void writeOps() {
+        opsScheduled = false;
+        List<String> batch = new ArrayList<>();
+        boolean subscribe = true;
+        for (Op op : ops) {
+            if (!batch.isEmpty() && (op.subscribe != subscribe || batch.size() == RESUBSCRIBE_BATCH)) {
+                write(subscribe, batch);
+            }
+            subscribe = op.subscribe;
+            batch.add(op.channel);
+        }
+        if (!batch.isEmpty()) {
+            write(subscribe, batch);
+        }
+        ops.clear();
+    }
+
+    private void write(boolean subscribe, List<String> channelNames) {
+        connection.writeNow(ArgsCommand.withoutReply(subscribe ? SUBSCRIBE : UNSUBSCRIBE, channelNames.toArray()));
+        channelNames.clear();
     }
 
     private void forget(ChannelState state) {
@@ -256,22 +286,18 @@ public final class DefaultPubSub implements PubSub, ConnectionListener, PushPars
             state.pendingConfirmations++;
             batch.add(state.channel);
             if (batch.size() == RESUBSCRIBE_BATCH) {
-                writeSubscribe(batch);
+                write(true, batch);
             }
         }
         if (!batch.isEmpty()) {
-            writeSubscribe(batch);
+            write(true, batch);
         }
-    }
-
-    private void writeSubscribe(List<String> batch) {
-        connection.writeNow(ArgsCommand.withoutReply(SUBSCRIBE, batch.toArray()));
-        batch.clear();
     }
 
     @Override
     public void disconnected(RedisConnection c) {
         resubscriptionsPending = 0;
+        ops.clear();   // the reconnect subscribes every wanted channel
         for (ChannelState state : new ArrayList<>(channels.values())) {
             state.pendingConfirmations = 0;
             state.subscribeSent = false;
@@ -301,6 +327,17 @@ public final class DefaultPubSub implements PubSub, ConnectionListener, PushPars
             failed.complete(null);
         }, failed);
         return failed.handle((ok, e) -> null).thenCompose(ignored -> connection.close());
+    }
+
+    /** A queued SUBSCRIBE ({@code subscribe}) or UNSUBSCRIBE of one channel. */
+    private static final class Op {
+        final boolean subscribe;
+        final String channel;
+
+        Op(boolean subscribe, String channel) {
+            this.subscribe = subscribe;
+            this.channel = channel;
+        }
     }
 
     private void onLoop(Runnable task, CompletableFuture<?> onRejected) {

@@ -33,7 +33,8 @@ class PubSubTest {
     }
 
     private static HaspClient client(RedisServer redis, HaspConfig.Protocol protocol) {
-        return HaspClient.create(HaspConfig.builder().uri(redis.uri()).protocol(protocol).build());
+        return HaspClient.create(HaspConfig.builder().uri(redis.uri()).protocol(protocol)
+                .commandTimeout(java.time.Duration.ofSeconds(30)).build());
     }
 
     private static long subscribers(HaspClient client, String channel) throws Exception {
