@@ -1,5 +1,6 @@
 package io.hasp.lock;
 
+import io.hasp.client.Await;
 import io.hasp.client.RedisException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -332,6 +333,9 @@ public final class HaspLock implements Lock {
 
     private boolean await(CompletableFuture<Boolean> acquiring, LockOwner owner, boolean interruptible)
             throws InterruptedException {
+        if (!acquiring.isDone()) {
+            blockingAllowed(acquiring, owner);
+        }
         for (;;) {
             try {
                 return acquiring.get();
@@ -347,6 +351,16 @@ public final class HaspLock implements Lock {
         }
     }
 
+    /** A blocking call on a client thread would wait for itself: fail fast, leaving nothing behind. */
+    private void blockingAllowed(CompletableFuture<Boolean> acquiring, LockOwner owner) {
+        try {
+            Await.checkBlockingAllowed("a blocking HaspLock call");
+        } catch (RuntimeException e) {
+            abandon(acquiring, owner);
+            throw e;
+        }
+    }
+
     private void abandon(CompletableFuture<Boolean> acquiring, LockOwner owner) {
         if (!acquiring.cancel(/* mayInterruptIfRunning= */ false)
                 && !acquiring.isCompletedExceptionally() && Boolean.TRUE.equals(acquiring.getNow(false))) {
@@ -355,6 +369,9 @@ public final class HaspLock implements Lock {
     }
 
     private static <T> T join(CompletableFuture<T> future) {
+        if (!future.isDone()) {
+            Await.checkBlockingAllowed("a blocking HaspLock call");
+        }
         boolean interrupted = false;
         try {
             for (;;) {

@@ -76,13 +76,14 @@ class LockSafetyIT {
                 if (accepted == 0) {
                     return;
                 }
-                // a random one of the most recent connections; half of the cuts swallow a reply first
+                // Every other round swallows the next reply of a random recent connection and cuts it;
+                // the rounds between cut every connection (the proxy has no single plain cut).
                 int index = Math.max(0, accepted - 1 - random.nextInt(Math.min(accepted, 6)));
                 try {
                     if (cuts[0]++ % 2 == 0) {
                         proxy.dropNextReplyAndCut(index);
                     } else {
-                        proxy.cut(index);
+                        proxy.cutAll();
                     }
                 } catch (IllegalArgumentException e) {
                     // the connection list changed under us: skip this round

@@ -96,7 +96,7 @@ class RedissonInteropIT {
             HaspLock lock = hasp.getLock(name);
             assertTrue(lock.isLocked());
             assertTrue(lock.remainTimeToLive() > 0);
-            assertFalse(onOtherThread(lock::tryLock));
+            assertFalse(onOtherThread(() -> lock.tryLock()));
             assertFalse(lock.isHeldByCurrentThread());
             theirs.unlock();
             assertTrue(lock.isLocked());

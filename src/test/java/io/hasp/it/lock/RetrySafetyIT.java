@@ -53,13 +53,17 @@ class RetrySafetyIT {
         HaspLock lock = client.getLock(name);
         String field = lock.currentOwner().field();
 
+        int accepted = proxy.acceptedCount();
         proxy.dropNextReplyAndCut();
         lock.lock();
         assertEquals("1", probe.call("HGET", name, field), "first acquisition, reply lost");
+        awaitReconnect(accepted);
 
+        accepted = proxy.acceptedCount();
         proxy.dropNextReplyAndCut();
         lock.lock();
         assertEquals("2", probe.call("HGET", name, field), "re-entry, reply lost");
+        awaitReconnect(accepted);
         assertEquals(2, lock.getHoldCount());
 
         lock.unlock();
@@ -74,14 +78,23 @@ class RetrySafetyIT {
         lock.lock();
         lock.lock();
 
+        int accepted = proxy.acceptedCount();
         proxy.dropNextReplyAndCut();
         lock.unlock();
         assertEquals("1", probe.call("HGET", name, field), "one hold given back, not two");
+        awaitReconnect(accepted);
 
+        accepted = proxy.acceptedCount();
         proxy.dropNextReplyAndCut();
         lock.unlock();
+        awaitReconnect(accepted);
         assertEquals(0L, probe.call("EXISTS", name));
         assertFalse(lock.isLocked());
+    }
+
+    /** The reply really was dropped: the proxy cut that connection and the client reconnected. */
+    private void awaitReconnect(int acceptedBefore) throws InterruptedException {
+        Clients.await("the client to reconnect after the cut", seconds(20), () -> proxy.acceptedCount() > acceptedBefore);
     }
 
     @Test
