@@ -157,12 +157,13 @@ final class LeaseRenewer {
     private void settle(List<Hold> batch, String outcome, Throwable error, long sentNanos) {
         if (error != null || outcome == null || outcome.length() != batch.size()) {
             long now = nanoClock.getAsLong();
-            log.debug("lease renewal of {} locks failed, trying again next tick: {}", batch.size(),
-                    error != null ? error.toString() : "reply " + outcome);
+            String why = error != null ? LockService.unwrap(error).toString() : "unexpected reply " + outcome;
+            log.debug("lease renewal of {} locks failed, trying again next tick: {}", batch.size(), why);
             for (Hold hold : batch) {
                 hold.endRenewal(false, sentNanos);
                 if (hold.leaseRunOut(now)) {
-                    log.warn("lock {} lost by {}: lease ran out while Redis was unreachable", hold.name, hold.owner);
+                    log.warn("lock {} lost by {}: its lease ran out without a confirmed renewal ({})",
+                            hold.name, hold.owner, why);
                     holds.end(hold, HoldEnd.LOST);
                 }
             }

@@ -114,11 +114,17 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
+    /** Kills the JVM if it is still alive and waits for its output to drain. */
     @Override
-    public void close() throws InterruptedException {
-        if (process.isAlive()) {
-            kill();
+    public void close() {
+        try {
+            if (process.isAlive()) {
+                kill();
+            }
+            reader.join(5_000);
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
-        reader.join(5_000);
     }
 }

@@ -19,6 +19,12 @@ final class Clients {
         return HaspClient.create(HaspConfig.builder().uri(uri).watchdogLease(watchdogLease).build());
     }
 
+    /** A hasp client on {@code uri} with the given watchdog lease and command timeout. */
+    static HaspClient hasp(String uri, Duration watchdogLease, Duration commandTimeout) {
+        return HaspClient.create(HaspConfig.builder().uri(uri).watchdogLease(watchdogLease)
+                .commandTimeout(commandTimeout).build());
+    }
+
     /** Waits until {@code condition} holds, polling; fails with {@code what} at the deadline. */
     static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();

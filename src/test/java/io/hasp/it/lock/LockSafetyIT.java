@@ -2,6 +2,7 @@ package io.hasp.it.lock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
@@ -99,6 +100,8 @@ class LockSafetyIT {
                 }
             }
             assertEquals(Integer.toString(total), probe.call("GET", "chaos:counter"));
+            assertTrue(cuts[0] >= 10 && proxy.acceptedCount() >= 10,
+                    "the chaos did cut: " + cuts[0] + " cuts, " + proxy.acceptedCount() + " connections accepted");
         } finally {
             chaos.shutdownNow();
         }

@@ -46,7 +46,7 @@ public final class LockWorker {
                 .uri(args.get("uri"))
                 .watchdogLease(Duration.ofMillis(Long.parseLong(args.getOrDefault("watchdog", "30000"))))
                 .build();
-        try (HaspClient client = HaspClient.create(config)) {
+        try (HaspClient client = connect(config)) {
             HaspLock lock = client.getLock(args.get("lock"));
             switch (args.get("mode")) {
                 case "hold" -> {
@@ -61,6 +61,20 @@ public final class LockWorker {
             }
         }
         System.exit(0);
+    }
+
+    /** Connects, retrying while the test's proxy cuts connections during the handshake. */
+    private static HaspClient connect(HaspConfig config) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return HaspClient.create(config);
+            } catch (RedisException e) {
+                if (attempt == 50) {
+                    throw e;
+                }
+                Thread.sleep(20);
+            }
+        }
     }
 
     private static void count(HaspClient client, HaspLock lock, Map<String, String> args, boolean virtual)
