@@ -10,7 +10,7 @@ final class DemoOptions {
     String lock = "hasp-demo:lock";
     String counter = "hasp-demo:counter";
     int workers = 8;
-    int increments = 1_000;
+    int increments = 500;
     int processes = 2;
     boolean workerProcess;
 
@@ -22,7 +22,7 @@ final class DemoOptions {
             "  --counter KEY     the locked counter; created if missing, never reset (default hasp-demo:counter);",
             "                    the unlocked counter is KEY:unlocked",
             "  --workers N       worker threads in total, spread over the processes (default 8)",
-            "  --increments N    increments of each counter per worker (default 1000)",
+            "  --increments N    increments of each counter per worker (default 500)",
             "  --processes N     worker JVM processes, at least 2 (default 2)");
 
     static DemoOptions parse(String[] args) {
