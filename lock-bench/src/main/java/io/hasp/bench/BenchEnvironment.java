@@ -3,7 +3,9 @@ package io.hasp.bench;
 import io.hasp.testing.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -14,7 +16,9 @@ import org.redisson.api.RedissonClient;
 
 /**
  * The Redis server and the three clients every benchmark compares: hasp, Redisson and Lettuce, all
- * connected to the same server with their default settings, created once per JMH fork.
+ * connected to the same server with their default settings. Each client is created the first time a
+ * benchmark asks for it (in its setup, never inside the measured loop), once per JMH fork, so a fork that
+ * measures one library has no idle peer clients beside it.
  *
  * <p>The server is {@code -Dhasp.bench.redis=redis://host:port} when given (the {@link BenchRunner}
  * passes the one it started, so every fork and every library meets the same server); otherwise a private
@@ -50,22 +54,19 @@ public class BenchEnvironment {
             server = RedisServer.start();
             uri = server.uri();
         }
-        redisson = Peers.redisson(uri);
-        lettuceClient = RedisClient.create(uri);
-        lettuce = lettuceClient.connect();
     }
 
     /** Closes the clients, then stops the private server if this fork started one. */
     @TearDown(Level.Trial)
-    public void stop() {
+    public synchronized void stop() {
         if (lettuce != null) {
             lettuce.close();
         }
         if (lettuceClient != null) {
-            lettuceClient.shutdown();
+            lettuceClient.shutdown(Duration.ZERO, Duration.ofSeconds(5));
         }
         if (redisson != null) {
-            redisson.shutdown();
+            redisson.shutdown(0, 5, TimeUnit.SECONDS);
         }
         if (server != null) {
             server.stop();
@@ -86,7 +87,10 @@ public class BenchEnvironment {
      *
      * @return the shared Redisson client
      */
-    public RedissonClient redisson() {
+    public synchronized RedissonClient redisson() {
+        if (redisson == null) {
+            redisson = Peers.redisson(uri);
+        }
         return redisson;
     }
 
@@ -95,7 +99,11 @@ public class BenchEnvironment {
      *
      * @return the shared Lettuce connection
      */
-    public StatefulRedisConnection<String, String> lettuce() {
+    public synchronized StatefulRedisConnection<String, String> lettuce() {
+        if (lettuce == null) {
+            lettuceClient = RedisClient.create(uri);
+            lettuce = lettuceClient.connect();
+        }
         return lettuce;
     }
 
