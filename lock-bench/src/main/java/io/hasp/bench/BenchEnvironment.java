@@ -1,5 +1,6 @@
 package io.hasp.bench;
 
+import io.hasp.HaspClient;
 import io.hasp.testing.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -40,6 +41,7 @@ public class BenchEnvironment {
     private final AtomicInteger sequence = new AtomicInteger();
     private RedisServer server;
     private String uri;
+    private HaspClient hasp;
     private RedissonClient redisson;
     private RedisClient lettuceClient;
     private StatefulRedisConnection<String, String> lettuce;
@@ -59,6 +61,9 @@ public class BenchEnvironment {
     /** Closes the clients, then stops the private server if this fork started one. */
     @TearDown(Level.Trial)
     public synchronized void stop() {
+        if (hasp != null) {
+            hasp.close();
+        }
         if (lettuce != null) {
             lettuce.close();
         }
@@ -80,6 +85,18 @@ public class BenchEnvironment {
      */
     public String uri() {
         return uri;
+    }
+
+    /**
+     * Returns the hasp client (default settings).
+     *
+     * @return the shared hasp client
+     */
+    public synchronized HaspClient hasp() {
+        if (hasp == null) {
+            hasp = HaspClient.create(uri);
+        }
+        return hasp;
     }
 
     /**

@@ -5,6 +5,7 @@ import io.hasp.bench.lock.PipelinedLockBenchmark;
 import io.hasp.bench.lock.TryLockFailBenchmark;
 import io.hasp.bench.lock.UncontendedLockBenchmark;
 import io.hasp.bench.script.EvalShaBenchmark;
+import io.hasp.bench.script.GetBenchmark;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,6 +45,10 @@ public final class Catalog {
                 m(EvalShaBenchmark.class, "haspSync", 8), null, m(EvalShaBenchmark.class, "lettuceSync", 8), null));
         rows.add(new Row("Raw EVALSHA of the acquire script, async window " + EvalShaBenchmark.WINDOW + " (calls/s)", 1, 1,
                 m(EvalShaBenchmark.class, "haspAsync", 1), null, m(EvalShaBenchmark.class, "lettuceAsync", 1), null));
+        rows.add(new Row("Raw GET, sync (calls/s)", 8, 0,
+                m(GetBenchmark.class, "haspSync", 8), null, m(GetBenchmark.class, "lettuceSync", 8), null));
+        rows.add(new Row("Raw GET, async window " + GetBenchmark.WINDOW + " (calls/s)", 1, 0,
+                m(GetBenchmark.class, "haspAsync", 1), null, m(GetBenchmark.class, "lettuceAsync", 1), null));
         rows.addAll(ReadWriteRows.rows());
         return rows;
     }

@@ -2,10 +2,14 @@ package io.hasp.bench.script;
 
 import io.hasp.bench.AcquireScriptText;
 import io.hasp.bench.BenchEnvironment;
+import io.hasp.bench.Library;
 import io.hasp.bench.Window;
+import io.hasp.client.Replies;
+import io.hasp.client.script.Script;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -44,6 +48,10 @@ public class EvalShaBenchmark {
     public static class Caller {
         String sha;
         String[] keys;
+        List<String> keyList;
+        final String[] args = {AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER, AcquireScriptText.COUNT};
+        Script script;
+        io.hasp.client.RedisCommands hasp;
         Window window;
         RedisCommands<String, String> lettuceSync;
         RedisAsyncCommands<String, String> lettuceAsync;
@@ -52,13 +60,20 @@ public class EvalShaBenchmark {
          * Loads the script and picks this thread's key.
          *
          * @param env the shared server and clients
+         * @param library the library measured
          */
         @Setup(Level.Trial)
-        public void setUp(BenchEnvironment env) {
-            lettuceSync = env.lettuce().sync();
-            lettuceAsync = env.lettuce().async();
-            sha = lettuceSync.scriptLoad(AcquireScriptText.text());
+        public void setUp(BenchEnvironment env, Library library) {
+            if (library.hasp()) {
+                hasp = env.hasp().commands();
+            } else {
+                lettuceSync = env.lettuce().sync();
+                lettuceAsync = env.lettuce().async();
+                sha = lettuceSync.scriptLoad(AcquireScriptText.text());
+            }
             keys = new String[] {env.key("evalsha")};
+            keyList = List.of(keys);
+            script = Script.of("acquire", AcquireScriptText.text());
             window = new Window(WINDOW);
         }
 
@@ -70,6 +85,31 @@ public class EvalShaBenchmark {
     }
 
     /**
+     * hasp, blocking call per thread (waits on the async call).
+     *
+     * @param caller this thread's state
+     * @return the reply (null: held by this owner)
+     */
+    @Benchmark
+    @Threads(8)
+    public Long haspSync(Caller caller) {
+        return caller.hasp.evalsha(caller.script, Replies.NULL_OR_LONG, caller.keyList, (Object[]) caller.args).join();
+    }
+
+    /**
+     * hasp, {@value #WINDOW} calls in flight.
+     *
+     * @param caller this thread's state
+     */
+    @Benchmark
+    @Threads(1)
+    public void haspAsync(Caller caller) {
+        int slot = caller.window.awaitSlot();
+        caller.window.started(slot, caller.hasp.evalsha(caller.script, Replies.NULL_OR_LONG, caller.keyList,
+                (Object[]) caller.args));
+    }
+
+    /**
      * Lettuce, blocking call per thread.
      *
      * @param caller this thread's state
@@ -78,8 +118,7 @@ public class EvalShaBenchmark {
     @Benchmark
     @Threads(8)
     public Object lettuceSync(Caller caller) {
-        return caller.lettuceSync.evalsha(caller.sha, ScriptOutputType.INTEGER, caller.keys,
-                AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER, AcquireScriptText.COUNT);
+        return caller.lettuceSync.evalsha(caller.sha, ScriptOutputType.INTEGER, caller.keys, caller.args);
     }
 
     /**
@@ -92,6 +131,6 @@ public class EvalShaBenchmark {
     public void lettuceAsync(Caller caller) {
         int slot = caller.window.awaitSlot();
         caller.window.started(slot, caller.lettuceAsync.evalsha(caller.sha, ScriptOutputType.INTEGER, caller.keys,
-                AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER, AcquireScriptText.COUNT));
+                caller.args));
     }
 }
