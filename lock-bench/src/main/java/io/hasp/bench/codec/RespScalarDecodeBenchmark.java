@@ -56,7 +56,7 @@ public class RespScalarDecodeBenchmark {
             case "integer": wire = ":29998\r\n"; break;
             case "nil": wire = "$-1\r\n"; break;
             case "simple": wire = "+OK\r\n"; break;
-            case "bulk": wire = "$12\r\nlock:orders:1\r\n"; break;
+            case "bulk": wire = "$13\r\nlock:orders:1\r\n"; break;
             default: throw new IllegalArgumentException("reply: " + reply + " (expected: integer, nil, simple or bulk)");
         }
         byte[] bytes = wire.getBytes(StandardCharsets.US_ASCII);
