@@ -187,8 +187,9 @@ public final class BenchRunner {
                     try {
                         FleetDriver.Result r = FleetDriver.run(uri, library, fleet[0], fleet[1], profile.fleetSeconds());
                         fleetResults.add(r);
-                        console.printf(Locale.ROOT, "%,.0f critical sections/s, counter %s%n", r.perSecond(),
-                                r.exact() ? "exact (" + r.counter() + ")" : "WRONG: " + r.counter() + " of " + r.expected());
+                        console.printf(Locale.ROOT, "%,.0f critical sections/s over %.1f s, counter %s%n", r.perSecond(),
+                                r.seconds(), r.exact() ? "exact (" + r.counter() + ")"
+                                        : "WRONG: " + r.counter() + " of " + r.expected());
                     } catch (RuntimeException e) {
                         console.println("FAILED: " + e.getMessage());
                     }

@@ -31,7 +31,17 @@ public final class FleetDriver {
 
     /** What one fleet did. */
     public record Result(String library, int processes, int threads, long criticalSections, double seconds,
-            long counter, long expected) {
+            long counter, long expected, int plannedSeconds) {
+
+        /**
+         * Returns whether the slowest process ran well past its deadline: a thread that took the lock
+         * before the deadline was still waiting long after it (e.g. a waiter that missed a wake-up).
+         *
+         * @return true when the timed part lasted more than 1.5 x the plan + 1 s
+         */
+        public boolean overran() {
+            return seconds > plannedSeconds * 1.5 + 1;
+        }
 
         /**
          * Returns the rate of the timed part of the run.
@@ -67,9 +77,9 @@ public final class FleetDriver {
         }
         Result result = run(args[0], args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]),
                 Integer.parseInt(args[4]));
-        System.out.printf("%s %d x %d: %.0f critical sections/s, counter %d of %d (%s)%n", result.library(),
-                result.processes(), result.threads(), result.perSecond(), result.counter(), result.expected(),
-                result.exact() ? "exact" : "LOST UPDATES");
+        System.out.printf("%s %d x %d: %.0f critical sections/s over %.1f s, counter %d of %d (%s)%n",
+                result.library(), result.processes(), result.threads(), result.perSecond(), result.seconds(),
+                result.counter(), result.expected(), result.exact() ? "exact" : "LOST UPDATES");
         System.exit(result.exact() ? 0 : 1);
     }
 
@@ -112,7 +122,7 @@ public final class FleetDriver {
             }
             long counter = Long.parseLong(connection.sync().get(counterKey));
             connection.sync().del(counterKey, lockName);
-            return new Result(library, processes, threads, timed, elapsed, counter, total);
+            return new Result(library, processes, threads, timed, elapsed, counter, total, seconds);
         } finally {
             workers.forEach(Worker::stop);
             lettuce.shutdown();

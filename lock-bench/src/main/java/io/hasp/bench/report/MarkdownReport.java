@@ -86,7 +86,7 @@ public final class MarkdownReport {
             FleetDriver.Result h = pair[0];
             FleetDriver.Result r = pair[1];
             FleetDriver.Result any = h != null ? h : r;
-            String notes = "counter exact: hasp " + exact(h) + ", Redisson " + exact(r);
+            String notes = "counter exact: hasp " + exact(h) + ", Redisson " + exact(r) + overrun(h) + overrun(r);
             md.append(line("Cross-process: " + any.processes() + " JVMs, GET+SET of a counter under the lock "
                     + "(critical sections/s)", any.processes() + " x " + any.threads(),
                     h == null ? Double.NaN : h.perSecond(), r == null ? Double.NaN : r.perSecond(), Double.NaN,
@@ -197,6 +197,14 @@ public final class MarkdownReport {
             return NONE;
         }
         return fleet.exact() ? "yes (" + fleet.counter() + ")" : "NO (" + fleet.counter() + " of " + fleet.expected() + ")";
+    }
+
+    private static String overrun(FleetDriver.Result fleet) {
+        if (fleet == null || !fleet.overran()) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "; %s's slowest process ran %.1f s for a %d s plan (a waiter was stuck past "
+                + "the deadline)", fleet.library(), fleet.seconds(), fleet.plannedSeconds());
     }
 
     private static String line(String title, String threads, double hasp, double redisson, double lettuce, String ratio,
