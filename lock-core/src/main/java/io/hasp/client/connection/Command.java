@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  *
  * @param <T> the decoded reply's type
  */
-public abstract class Command<T> extends CompletableFuture<T> implements FrameSink, TimerTask, Runnable {
+public abstract class Command<T> extends CompletableFuture<T> implements FrameSink, TimerTask {
 
     private final Reply<T> reply;
 
@@ -124,15 +124,13 @@ public abstract class Command<T> extends CompletableFuture<T> implements FrameSi
             return;
         }
         try {
-            timeoutExecutor.execute(this);
+            timeoutExecutor.execute(this::expire);
         } catch (RejectedExecutionException shutDown) {
-            run();
+            expire();
         }
     }
 
-    /** Event loop: the timeout expired. */
-    @Override
-    public final void run() {
+    private void expire() {
         completeExceptionally(new RedisTimeoutException(name() + ": no reply within " + timeoutMillis + " ms"));
     }
 
