@@ -76,6 +76,10 @@ public final class RespReader {
      * <p>A RESP3 attribute is delivered as an {@link RespType#ATTRIBUTE} aggregate and reading
      * continues with the reply it annotates; true is returned after that reply.
      *
+     * <p>Between calls the caller may append bytes to {@code in} (or pass a buffer that starts
+     * with the same unread bytes, as Netty's cumulation does) but must not consume unread bytes
+     * itself; if it does, it must call {@link #reset()} first.
+     *
      * @param in the received bytes; complete elements are consumed, a partial element stays
      * @param sink the receiver of this reply's events
      * @return true when a reply is complete (the reader is at a frame start again), false when
