@@ -254,6 +254,7 @@ class ReadWriteLockIT {
 
             get(rw.readLock().unlockAsync(reader));
             assertFalse(exists(client, name));
+            assertEquals(1, locks.heldLocks(), "only the marker's hold is left to renew");
             long afterUnlock = locks.renewalCalls();
             until(DEADLINE, "three more renewal passes", () -> locks.renewalCalls() >= afterUnlock + 3);
             assertFalse(exists(client, name), "no renewal recreated the unlocked hash");
