@@ -21,8 +21,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** RESP2: the same bytes decode to the same values with hasp's decoder and Netty's codec-redis. */
+@ExtendWith(LeakCheck.class)
 class NettyDifferentialTest {
 
     @Test
@@ -42,7 +44,7 @@ class NettyDifferentialTest {
             List<Object> hasp = decode(new EmbeddedChannel(new RespValueDecoder()), bytes, split);
             List<Object> netty = new ArrayList<>();
             for (Object message : decode(new EmbeddedChannel(new RedisDecoder(), new RedisBulkStringAggregator(),
-                    new RedisArrayAggregator()), bytes, split)) {
+                    new RedisArrayAggregator(1 << 20, 1024)), bytes, split)) {
                 try {
                     netty.add(convert((RedisMessage) message));
                 } finally {

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Timeout;
  * never another exception, a hang, an OOM or a leak. Iteration counts bound the run time;
  * the timeouts only catch hangs.
  */
+@ExtendWith(LeakCheck.class)
 class RespFuzzTest {
 
     private static final long SEED = 0x5EED_4A5BL;

@@ -9,7 +9,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(LeakCheck.class)
 class RespLimitsTest {
 
     private static RespProtocolException fail(RespLimits limits, String wire) {

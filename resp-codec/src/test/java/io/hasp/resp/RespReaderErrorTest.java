@@ -9,11 +9,13 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every malformation ends in a RespProtocolException naming the problem and the stream offset of the bad byte. */
+@ExtendWith(LeakCheck.class)
 class RespReaderErrorTest {
 
     static Stream<Arguments> malformed() {

@@ -15,9 +15,11 @@ import io.netty.handler.codec.DecoderException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+@ExtendWith(LeakCheck.class)
 class RespValueDecoderTest {
 
     static List<Fixture> fixtures() {

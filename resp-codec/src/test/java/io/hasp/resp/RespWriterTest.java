@@ -7,7 +7,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(LeakCheck.class)
 class RespWriterTest {
 
     private static final CommandName EVALSHA = CommandName.of("EVALSHA");

@@ -74,7 +74,7 @@ public class RespDecodeBenchmark {
         reader = new RespReader();
         sink = new BlackholeSink(blackhole);
         hasp = new EmbeddedChannel(new RespValueDecoder(), new Consumer(blackhole));
-        netty = new EmbeddedChannel(new RedisDecoder(), new RedisBulkStringAggregator(), new RedisArrayAggregator(),
+        netty = new EmbeddedChannel(new RedisDecoder(), new RedisBulkStringAggregator(), new RedisArrayAggregator(1 << 20, 1024),
                 new Consumer(blackhole));
     }
 

@@ -1,0 +1,214 @@
+package io.hasp;
+
+import io.hasp.client.DefaultRedisCommands;
+import io.hasp.client.RedisCommands;
+import io.hasp.client.RedisConnectionException;
+import io.hasp.client.RedisException;
+import io.hasp.client.connection.ClientThreads;
+import io.hasp.client.connection.Connector;
+import io.hasp.client.connection.RedisConnection;
+import io.hasp.client.connection.Transport;
+import io.hasp.client.pool.ConnectionPool;
+import io.hasp.client.pubsub.DefaultPubSub;
+import io.hasp.client.pubsub.PubSub;
+import io.netty.channel.EventLoop;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timer;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The entry point: one client per application and server, created once and closed at
+ * shutdown. It owns an event-loop group (native epoll when it loads, NIO otherwise), one
+ * {@link HashedWheelTimer}, a small pool of multiplexed command connections and a dedicated
+ * pub/sub connection.
+ *
+ * <p>Thread-safe. Every future the client returns completes on one of its event-loop threads
+ * ({@code hasp-io-<n>-<m>}); never block in a callback. Blocking waits on those threads fail
+ * fast (see {@link io.hasp.client.Await}).
+ */
+public final class HaspClient implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(HaspClient.class);
+
+    private final String id = UUID.randomUUID().toString();
+    private final HaspConfig config;
+    private final ClientThreads ioThreads;
+    private final ClientThreads timerThreads;
+    private final Transport transport;
+    private final HashedWheelTimer timer;
+    private final ConnectionPool pool;
+    private final DefaultPubSub pubSub;
+    private final RedisCommands commands;
+    private volatile boolean closed;
+
+    private HaspClient(HaspConfig config) {
+        this.config = config;
+        int number = ClientThreads.nextClientNumber();
+        this.ioThreads = new ClientThreads("hasp-io", number);
+        this.timerThreads = new ClientThreads("hasp-timer", number);
+        this.timer = new HashedWheelTimer(timerThreads, config.timerTick().toMillis(), TimeUnit.MILLISECONDS, 512);
+        this.transport = Transport.create(config.eventLoopThreads(), config.nativeTransport(), ioThreads);
+        Connector connector = new Connector(config, transport);
+        Iterator<io.netty.util.concurrent.EventExecutor> loops = transport.group().iterator();
+        List<RedisConnection> connections = new ArrayList<>(config.poolSize());
+        for (int i = 0; i < config.poolSize(); i++) {
+            connections.add(new RedisConnection("cmd-" + i, connector, nextLoop(loops), timer, null));
+        }
+        this.pool = new ConnectionPool(connections);
+        EventLoop pubSubLoop = nextLoop(loops);
+        this.pubSub = new DefaultPubSub(push -> new RedisConnection("pubsub", connector, pubSubLoop, timer, push),
+                timer, config.commandTimeout().toMillis());
+        this.commands = new DefaultRedisCommands(pool);
+    }
+
+    private EventLoop nextLoop(Iterator<io.netty.util.concurrent.EventExecutor> loops) {
+        if (!loops.hasNext()) {
+            loops = transport.group().iterator();
+        }
+        return (EventLoop) loops.next();
+    }
+
+    /**
+     * Creates a client and connects it: returns once every connection is ready.
+     *
+     * @param config the configuration
+     * @return the connected client
+     * @throws io.hasp.client.RedisAuthException when the server refuses the credentials
+     * @throws RedisConnectionException when the server cannot be reached within the connect timeout
+     * @throws IllegalStateException when called on a hasp client thread
+     */
+    public static HaspClient create(HaspConfig config) {
+        if (config == null) {
+            throw new IllegalArgumentException("config: null (expected: a HaspConfig)");
+        }
+        io.hasp.client.Await.checkBlockingAllowed("HaspClient.create");
+        HaspClient client = new HaspClient(config);
+        try {
+            client.start();
+            return client;
+        } catch (RuntimeException | Error e) {
+            client.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Creates a client from a URI with default settings otherwise.
+     *
+     * @param uri {@code redis://[[user]:password@]host[:port][/db]} or {@code rediss://...}
+     * @return the connected client
+     */
+    public static HaspClient create(String uri) {
+        return create(HaspConfig.fromUri(uri));
+    }
+
+    private void start() {
+        CompletableFuture<Void> ready = CompletableFuture.allOf(pool.start(), pubSub.connection().start());
+        long waitMillis = config.connectTimeout().toMillis() + 2 * config.commandTimeout().toMillis();
+        try {
+            ready.get(waitMillis, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() instanceof java.util.concurrent.CompletionException && e.getCause().getCause() != null
+                    ? e.getCause().getCause() : e.getCause();
+            if (cause instanceof RedisException) {
+                throw (RedisException) cause;
+            }
+            throw new RedisConnectionException("cannot connect to " + config.redactedUri() + ": " + cause, cause);
+        } catch (TimeoutException e) {
+            throw new RedisConnectionException("cannot connect to " + config.redactedUri() + " within " + waitMillis + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisConnectionException("interrupted while connecting to " + config.redactedUri());
+        }
+        log.debug("hasp client {} connected to {} ({} transport)", id, config.redactedUri(),
+                transport.isNative() ? "epoll" : "nio");
+    }
+
+    /** @return this client instance's UUID (the prefix of lock owner names) */
+    public String id() {
+        return id;
+    }
+
+    /** @return the configuration */
+    public HaspConfig config() {
+        return config;
+    }
+
+    /**
+     * The client's timer, shared by command timeouts, reconnect backoff and lock lease renewal.
+     * Tasks run on the timer thread: keep them short or hand them to an event loop.
+     *
+     * @return the timer; stopped by {@link #close()}
+     */
+    public Timer timer() {
+        return timer;
+    }
+
+    /** @return the asynchronous command API */
+    public RedisCommands commands() {
+        return commands;
+    }
+
+    /** @return the pub/sub API */
+    public PubSub pubSub() {
+        return pubSub;
+    }
+
+    /** @return whether {@link #close()} was called */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Closes the client: pending and later commands fail with
+     * {@link io.hasp.client.RedisClosedException}, connections close, the event loops and the
+     * timer stop, and (unless called on a client thread) waits until every client thread has
+     * ended. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        CompletableFuture<Void> connectionsClosed = CompletableFuture.allOf(pool.close(), pubSub.close());
+        boolean onClientThread = ClientThreads.isClientThread(Thread.currentThread());
+        if (!onClientThread) {
+            try {
+                connectionsClosed.get(config.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                log.debug("hasp client {}: connections did not close cleanly", id, e);
+            }
+        }
+        transport.group().shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        if (onClientThread) {
+            transport.group().terminationFuture().addListener(f -> timer.stop());
+            return;
+        }
+        timer.stop();
+        try {
+            transport.group().terminationFuture().await(5, TimeUnit.SECONDS);
+            if (!ioThreads.join(5, TimeUnit.SECONDS) || !timerThreads.join(5, TimeUnit.SECONDS)) {
+                log.warn("hasp client {}: some client threads did not end within 5 s", id);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "HaspClient[" + id + " " + config.redactedUri() + "]";
+    }
+}

@@ -1,0 +1,470 @@
+package io.hasp;
+
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+
+/**
+ * Immutable configuration of a {@link HaspClient}, built with {@link #builder()} or parsed from
+ * a URI with {@link #fromUri(String)}.
+ *
+ * <p>URI form: {@code redis://[[user]:password@]host[:port][/db]}, {@code rediss://} for TLS.
+ * A user-info without a colon is taken as the password. Passwords never appear in
+ * {@link #toString()}, logs or exception messages. Instances are thread-safe.
+ */
+public final class HaspConfig {
+
+    /** The RESP protocol version spoken after the handshake. */
+    public enum Protocol {
+        /** RESP2: works with every Redis; pub/sub uses a connection in subscribed mode. */
+        RESP2,
+        /** RESP3 ({@code HELLO 3}, Redis 6+): typed replies, pub/sub messages as push frames. */
+        RESP3
+    }
+
+    private final String host;
+    private final int port;
+    private final boolean tls;
+    private final String username;
+    private final char[] password;
+    private final int database;
+    private final Duration connectTimeout;
+    private final Duration commandTimeout;
+    private final int poolSize;
+    private final Duration reconnectMinDelay;
+    private final Duration reconnectMaxDelay;
+    private final double reconnectJitter;
+    private final String clientName;
+    private final int eventLoopThreads;
+    private final Protocol protocol;
+    private final Duration watchdogLease;
+    private final Duration timerTick;
+    private final boolean nativeTransport;
+    private final Path caFile;
+    private final Path trustStore;
+    private final char[] trustStorePassword;
+    private final boolean verifyHostname;
+
+    private HaspConfig(Builder b) {
+        this.host = b.host;
+        this.port = b.port;
+        this.tls = b.tls;
+        this.username = b.username;
+        this.password = b.password == null ? null : b.password.clone();
+        this.database = b.database;
+        this.connectTimeout = b.connectTimeout;
+        this.commandTimeout = b.commandTimeout;
+        this.poolSize = b.poolSize;
+        this.reconnectMinDelay = b.reconnectMinDelay;
+        this.reconnectMaxDelay = b.reconnectMaxDelay;
+        this.reconnectJitter = b.reconnectJitter;
+        this.clientName = b.clientName;
+        this.eventLoopThreads = b.eventLoopThreads;
+        this.protocol = b.protocol;
+        this.watchdogLease = b.watchdogLease;
+        this.timerTick = b.timerTick;
+        this.nativeTransport = b.nativeTransport;
+        this.caFile = b.caFile;
+        this.trustStore = b.trustStore;
+        this.trustStorePassword = b.trustStorePassword == null ? null : b.trustStorePassword.clone();
+        this.verifyHostname = b.verifyHostname;
+    }
+
+    /** @return a builder with the defaults (127.0.0.1:6379, RESP2, pool of 2, 3 s command timeout) */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Parses a URI into a configuration with default settings otherwise.
+     *
+     * @param uri e.g. {@code redis://:secret@127.0.0.1:6380/2}
+     * @return the configuration
+     * @throws IllegalArgumentException for a malformed URI
+     */
+    public static HaspConfig fromUri(String uri) {
+        return builder().uri(uri).build();
+    }
+
+    /** @return a builder holding this configuration's values */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.host = host;
+        b.port = port;
+        b.tls = tls;
+        b.username = username;
+        b.password = password == null ? null : password.clone();
+        b.database = database;
+        b.connectTimeout = connectTimeout;
+        b.commandTimeout = commandTimeout;
+        b.poolSize = poolSize;
+        b.reconnectMinDelay = reconnectMinDelay;
+        b.reconnectMaxDelay = reconnectMaxDelay;
+        b.reconnectJitter = reconnectJitter;
+        b.clientName = clientName;
+        b.eventLoopThreads = eventLoopThreads;
+        b.protocol = protocol;
+        b.watchdogLease = watchdogLease;
+        b.timerTick = timerTick;
+        b.nativeTransport = nativeTransport;
+        b.caFile = caFile;
+        b.trustStore = trustStore;
+        b.trustStorePassword = trustStorePassword == null ? null : trustStorePassword.clone();
+        b.verifyHostname = verifyHostname;
+        return b;
+    }
+
+    /** @return the server's host name or address */
+    public String host() { return host; }
+    /** @return the server's port */
+    public int port() { return port; }
+    /** @return whether connections use TLS ({@code rediss://}) */
+    public boolean tls() { return tls; }
+    /** @return the ACL user name, or {@code null} for the default user */
+    public String username() { return username; }
+    /** @return a copy of the password, or {@code null} when none is configured */
+    public char[] password() { return password == null ? null : password.clone(); }
+    /** @return whether a password is configured */
+    public boolean hasPassword() { return password != null; }
+    /** @return the database selected on every connection */
+    public int database() { return database; }
+    /** @return the TCP connect timeout */
+    public Duration connectTimeout() { return connectTimeout; }
+    /** @return how long a command waits for its reply (including a wait for a reconnect) */
+    public Duration commandTimeout() { return commandTimeout; }
+    /** @return the number of multiplexed command connections */
+    public int poolSize() { return poolSize; }
+    /** @return the first reconnect delay */
+    public Duration reconnectMinDelay() { return reconnectMinDelay; }
+    /** @return the largest reconnect delay */
+    public Duration reconnectMaxDelay() { return reconnectMaxDelay; }
+    /** @return the random spread of each reconnect delay, 0 to 1 (0.2 = plus or minus 20%) */
+    public double reconnectJitter() { return reconnectJitter; }
+    /** @return the name set with {@code CLIENT SETNAME}, or {@code null} */
+    public String clientName() { return clientName; }
+    /** @return the number of event-loop threads */
+    public int eventLoopThreads() { return eventLoopThreads; }
+    /** @return the protocol version */
+    public Protocol protocol() { return protocol; }
+    /** @return the lease a lock gets and renews when no lease time is given */
+    public Duration watchdogLease() { return watchdogLease; }
+    /** @return the tick of the client's timer (timeouts are this precise) */
+    public Duration timerTick() { return timerTick; }
+    /** @return whether the native epoll transport is used when it loads */
+    public boolean nativeTransport() { return nativeTransport; }
+    /** @return a PEM file of trusted CA certificates for TLS, or {@code null} */
+    public Path caFile() { return caFile; }
+    /** @return a trust store (PKCS12 or JKS) for TLS, or {@code null} */
+    public Path trustStore() { return trustStore; }
+    /** @return a copy of the trust store's password, or {@code null} */
+    public char[] trustStorePassword() { return trustStorePassword == null ? null : trustStorePassword.clone(); }
+    /** @return whether TLS checks that the certificate names the host (endpoint identification HTTPS) */
+    public boolean verifyHostname() { return verifyHostname; }
+
+    /** @return the server address as a URI, with the password masked */
+    public String redactedUri() {
+        StringBuilder s = new StringBuilder(tls ? "rediss://" : "redis://");
+        if (username != null || password != null) {
+            s.append(username == null ? "" : username).append(password != null ? ":***" : "").append('@');
+        }
+        s.append(host).append(':').append(port);
+        if (database != 0) {
+            s.append('/').append(database);
+        }
+        return s.toString();
+    }
+
+    @Override
+    public String toString() {
+        return "HaspConfig{" + redactedUri()
+                + ", protocol=" + protocol
+                + ", poolSize=" + poolSize
+                + ", connectTimeout=" + connectTimeout
+                + ", commandTimeout=" + commandTimeout
+                + ", reconnect=" + reconnectMinDelay + ".." + reconnectMaxDelay + " jitter " + reconnectJitter
+                + ", clientName=" + clientName
+                + ", eventLoopThreads=" + eventLoopThreads
+                + ", watchdogLease=" + watchdogLease
+                + (tls ? ", verifyHostname=" + verifyHostname : "")
+                + '}';
+    }
+
+    /** Builds a {@link HaspConfig}; not thread-safe. Every setter validates its argument. */
+    public static final class Builder {
+        private String host = "127.0.0.1";
+        private int port = 6379;
+        private boolean tls;
+        private String username;
+        private char[] password;
+        private int database;
+        private Duration connectTimeout = Duration.ofSeconds(10);
+        private Duration commandTimeout = Duration.ofSeconds(3);
+        private int poolSize = 2;
+        private Duration reconnectMinDelay = Duration.ofMillis(20);
+        private Duration reconnectMaxDelay = Duration.ofSeconds(2);
+        private double reconnectJitter = 0.2;
+        private String clientName;
+        private int eventLoopThreads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+        private Protocol protocol = Protocol.RESP2;
+        private Duration watchdogLease = Duration.ofSeconds(30);
+        private Duration timerTick = Duration.ofMillis(10);
+        private boolean nativeTransport = true;
+        private Path caFile;
+        private Path trustStore;
+        private char[] trustStorePassword;
+        private boolean verifyHostname = true;
+
+        private Builder() {
+        }
+
+        /**
+         * Sets address, TLS, credentials and database from a URI.
+         *
+         * @param uri {@code redis://[[user]:password@]host[:port][/db]} or {@code rediss://...}
+         * @return this builder
+         */
+        public Builder uri(String uri) {
+            if (uri == null) {
+                throw new IllegalArgumentException("uri: null (expected: redis://[[user]:password@]host[:port][/db])");
+            }
+            URI parsed;
+            try {
+                parsed = new URI(uri);
+            } catch (java.net.URISyntaxException e) {
+                throw new IllegalArgumentException("uri: malformed (expected: redis://[[user]:password@]host[:port][/db])");
+            }
+            String scheme = parsed.getScheme();
+            if (!"redis".equalsIgnoreCase(scheme) && !"rediss".equalsIgnoreCase(scheme)) {
+                throw new IllegalArgumentException("uri: scheme " + scheme + " (expected: redis or rediss)");
+            }
+            if (parsed.getHost() == null) {
+                throw new IllegalArgumentException("uri: no host (expected: redis://[[user]:password@]host[:port][/db])");
+            }
+            tls = "rediss".equalsIgnoreCase(scheme);
+            host = parsed.getHost();
+            port = parsed.getPort() < 0 ? 6379 : parsed.getPort();
+            userInfo(parsed.getRawUserInfo());
+            String path = parsed.getPath();
+            if (path != null && path.length() > 1) {
+                try {
+                    database(Integer.parseInt(path.substring(1)));
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("uri: database " + path.substring(1) + " (expected: a number >= 0)");
+                }
+            }
+            return this;
+        }
+
+        private void userInfo(String raw) {
+            username = null;
+            password = null;
+            if (raw == null || raw.isEmpty()) {
+                return;
+            }
+            int colon = raw.indexOf(':');
+            if (colon < 0) {
+                password = decode(raw).toCharArray();
+                return;
+            }
+            String user = decode(raw.substring(0, colon));
+            username = user.isEmpty() ? null : user;
+            password = decode(raw.substring(colon + 1)).toCharArray();
+        }
+
+        private static String decode(String s) {
+            return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+        }
+
+        /** @param host the server's host name or address @return this builder */
+        public Builder host(String host) {
+            if (host == null || host.isEmpty()) {
+                throw new IllegalArgumentException("host: " + (host == null ? "null" : "empty") + " (expected: a host name or address)");
+            }
+            this.host = host;
+            return this;
+        }
+
+        /** @param port the server's port, 1..65535 @return this builder */
+        public Builder port(int port) {
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("port: " + port + " (expected: 1..65535)");
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** @param tls whether to connect with TLS @return this builder */
+        public Builder tls(boolean tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        /** @param username an ACL user name, or {@code null} for the default user @return this builder */
+        public Builder username(String username) {
+            this.username = username;
+            return this;
+        }
+
+        /** @param password the password (copied), or {@code null} for none @return this builder */
+        public Builder password(char[] password) {
+            this.password = password == null ? null : password.clone();
+            return this;
+        }
+
+        /** @param password the password, or {@code null} for none @return this builder */
+        public Builder password(String password) {
+            this.password = password == null ? null : password.toCharArray();
+            return this;
+        }
+
+        /** @param database the database to SELECT, &gt;= 0 @return this builder */
+        public Builder database(int database) {
+            if (database < 0) {
+                throw new IllegalArgumentException("database: " + database + " (expected: >= 0)");
+            }
+            this.database = database;
+            return this;
+        }
+
+        /** @param timeout the TCP connect timeout, &gt; 0 @return this builder */
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = positive("connectTimeout", timeout);
+            return this;
+        }
+
+        /** @param timeout how long a command waits for its reply, &gt; 0 @return this builder */
+        public Builder commandTimeout(Duration timeout) {
+            this.commandTimeout = positive("commandTimeout", timeout);
+            return this;
+        }
+
+        /** @param size the number of command connections, 1..64 @return this builder */
+        public Builder poolSize(int size) {
+            if (size < 1 || size > 64) {
+                throw new IllegalArgumentException("poolSize: " + size + " (expected: 1..64)");
+            }
+            this.poolSize = size;
+            return this;
+        }
+
+        /**
+         * Sets the reconnect backoff: the delay doubles from {@code min} up to {@code max}, each
+         * spread randomly by {@code jitter}.
+         *
+         * @param min the first delay, &gt;= 0
+         * @param max the largest delay, &gt;= min
+         * @param jitter 0 to 1
+         * @return this builder
+         */
+        public Builder reconnectBackoff(Duration min, Duration max, double jitter) {
+            if (min == null || min.isNegative()) {
+                throw new IllegalArgumentException("reconnect min: " + min + " (expected: >= 0)");
+            }
+            if (max == null || max.compareTo(min) < 0 || max.isZero()) {
+                throw new IllegalArgumentException("reconnect max: " + max + " (expected: > 0 and >= min " + min + ")");
+            }
+            if (!(jitter >= 0 && jitter <= 1)) {
+                throw new IllegalArgumentException("reconnect jitter: " + jitter + " (expected: 0..1)");
+            }
+            this.reconnectMinDelay = min;
+            this.reconnectMaxDelay = max;
+            this.reconnectJitter = jitter;
+            return this;
+        }
+
+        /** @param name the connection name ({@code CLIENT SETNAME}), no spaces, or {@code null} @return this builder */
+        public Builder clientName(String name) {
+            if (name != null && (name.isEmpty() || name.chars().anyMatch(c -> c <= ' '))) {
+                throw new IllegalArgumentException("clientName: '" + name + "' (expected: non-empty, no spaces)");
+            }
+            this.clientName = name;
+            return this;
+        }
+
+        /** @param threads the number of event-loop threads, 1..64 @return this builder */
+        public Builder eventLoopThreads(int threads) {
+            if (threads < 1 || threads > 64) {
+                throw new IllegalArgumentException("eventLoopThreads: " + threads + " (expected: 1..64)");
+            }
+            this.eventLoopThreads = threads;
+            return this;
+        }
+
+        /** @param protocol RESP2 or RESP3 @return this builder */
+        public Builder protocol(Protocol protocol) {
+            if (protocol == null) {
+                throw new IllegalArgumentException("protocol: null (expected: RESP2 or RESP3)");
+            }
+            this.protocol = protocol;
+            return this;
+        }
+
+        /** @param lease the lease of locks taken without a lease time, &gt; 0 @return this builder */
+        public Builder watchdogLease(Duration lease) {
+            this.watchdogLease = positive("watchdogLease", lease);
+            return this;
+        }
+
+        /** @param tick the timer's tick, 1 ms..1 s @return this builder */
+        public Builder timerTick(Duration tick) {
+            positive("timerTick", tick);
+            if (tick.toMillis() < 1 || tick.toMillis() > 1000) {
+                throw new IllegalArgumentException("timerTick: " + tick + " (expected: 1 ms..1 s)");
+            }
+            this.timerTick = tick;
+            return this;
+        }
+
+        /** @param enabled whether to use native epoll when it loads (default true) @return this builder */
+        public Builder nativeTransport(boolean enabled) {
+            this.nativeTransport = enabled;
+            return this;
+        }
+
+        /** @param pemFile trusted CA certificates (PEM) for TLS, or {@code null} for the JDK's @return this builder */
+        public Builder caFile(Path pemFile) {
+            this.caFile = pemFile;
+            return this;
+        }
+
+        /**
+         * @param store a PKCS12/JKS trust store for TLS, or {@code null}
+         * @param storePassword its password, or {@code null}
+         * @return this builder
+         */
+        public Builder trustStore(Path store, char[] storePassword) {
+            this.trustStore = store;
+            this.trustStorePassword = storePassword == null ? null : storePassword.clone();
+            return this;
+        }
+
+        /** @param verify whether TLS checks the certificate's host name (default true) @return this builder */
+        public Builder verifyHostname(boolean verify) {
+            this.verifyHostname = verify;
+            return this;
+        }
+
+        /** @return the configuration */
+        public HaspConfig build() {
+            if (caFile != null && trustStore != null) {
+                throw new IllegalArgumentException("caFile and trustStore: both set (expected: at most one)");
+            }
+            return new HaspConfig(this);
+        }
+
+        private static Duration positive(String name, Duration value) {
+            if (value == null || value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(name + ": " + value + " (expected: > 0)");
+            }
+            return value;
+        }
+
+        @Override
+        public String toString() {
+            return "HaspConfig.Builder" + Arrays.asList(host, port);
+        }
+    }
+}

@@ -1,0 +1,3 @@
+-- KEYS: none
+-- ARGV[1]: the value returned
+return ARGV[1]
