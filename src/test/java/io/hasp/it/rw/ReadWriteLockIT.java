@@ -362,4 +362,22 @@ class ReadWriteLockIT {
         rw.writeLock().unlock();
         assertTrue(get(reader));
     }
+
+    @Test
+    void blockingCallOnAClientThreadFailsFast() {
+        HaspReadWriteLock rw = lockOf(one);
+        HaspReadWriteLock other = HaspReadWriteLocks.of(one).get(name + "-other");
+        LockOwner owner = rw.readLock().owner(1);
+        CompletableFuture<Throwable> inCallback = rw.readLock().lockAsync(owner).thenApply(v -> {
+            try {
+                other.writeLock().lock();
+                return null;
+            } catch (RuntimeException e) {
+                return e;
+            }
+        });
+        assertInstanceOf(IllegalStateException.class, get(inCallback));
+        get(rw.readLock().unlockAsync(owner));
+        until(DEADLINE, "the abandoned acquisition leaves nothing behind", () -> !other.isLocked());
+    }
 }

@@ -75,6 +75,9 @@ public final class HaspReadWriteLock implements ReadWriteLock {
     }
 
     static <T> T join(CompletableFuture<T> future) {
+        if (!future.isDone()) {
+            io.hasp.client.Await.checkBlockingAllowed("a blocking read/write lock call");
+        }
         boolean interrupted = false;
         try {
             for (;;) {

@@ -1,5 +1,6 @@
 package io.hasp.lock.rw;
 
+import io.hasp.client.Await;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
 import java.time.Duration;
@@ -21,7 +22,8 @@ import java.util.concurrent.locks.Lock;
  * <p>Errors: bad arguments throw {@link IllegalArgumentException} and send nothing; an unlock by a
  * non-holder throws {@link IllegalMonitorStateException}; asking for the write lock while holding
  * the read lock throws {@link LockUpgradeException}; Redis failures surface as
- * {@link io.hasp.client.RedisException} subtypes. Thread-safe; {@code newCondition()} is not supported.
+ * {@link io.hasp.client.RedisException} subtypes; a blocking call on one of the client's own threads
+ * (in a callback) throws {@link IllegalStateException} instead of waiting for itself. Thread-safe; {@code newCondition()} is not supported.
  */
 public final class ModeLock implements Lock {
 
@@ -337,6 +339,9 @@ public final class ModeLock implements Lock {
 
     private boolean await(CompletableFuture<Boolean> acquiring, LockOwner owner, boolean interruptible)
             throws InterruptedException {
+        if (!acquiring.isDone()) {
+            blockingAllowed(acquiring, owner);
+        }
         try {
             return acquiring.get();
         } catch (InterruptedException e) {
@@ -346,6 +351,16 @@ public final class ModeLock implements Lock {
             throw e;
         } catch (ExecutionException e) {
             throw HaspReadWriteLock.propagate(e.getCause());
+        }
+    }
+
+    /** A blocking call on a client thread would wait for itself: fail fast, leaving nothing behind. */
+    private void blockingAllowed(CompletableFuture<Boolean> acquiring, LockOwner owner) {
+        try {
+            Await.checkBlockingAllowed("a blocking read/write lock call");
+        } catch (RuntimeException e) {
+            abandon(acquiring, owner);
+            throw e;
         }
     }
 
