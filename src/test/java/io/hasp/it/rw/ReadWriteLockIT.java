@@ -380,4 +380,16 @@ class ReadWriteLockIT {
         get(rw.readLock().unlockAsync(owner));
         until(DEADLINE, "the abandoned acquisition leaves nothing behind", () -> !other.isLocked());
     }
+
+    @Test
+    void lockDisappearsWhenItsLastHoldExpires() {
+        HaspReadWriteLock a = lockOf(one);
+        HaspReadWriteLock b = lockOf(two);
+        assertTrue(get(a.readLock().tryLockAsync(0, 1, TimeUnit.SECONDS, a.readLock().owner(1))));
+        assertTrue(get(b.readLock().tryLockAsync(0, 2, TimeUnit.SECONDS, b.readLock().owner(1))));
+        until(DEADLINE, "both leases run out", () -> !a.isLocked());
+        assertTrue(RwTesting.keys(one).stream().noneMatch(k -> k.contains(name)), "no key of the lock is left");
+        assertTrue(get(b.writeLock().tryLockAsync(b.writeLock().owner(2))), "a writer gets in");
+        get(b.writeLock().unlockAsync(b.writeLock().owner(2)));
+    }
 }
