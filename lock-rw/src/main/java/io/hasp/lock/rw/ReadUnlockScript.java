@@ -11,6 +11,13 @@ final class ReadUnlockScript {
 
     static final Script SCRIPT = Script.fromResource(ReadUnlockScript.class, "read_unlock.lua");
 
+    /** The owner still has read holds. */
+    static final long STILL_HELD = 0L;
+    /** The owner's last read hold ended; others (or its own write hold) still hold the lock. */
+    static final long ENDED = 1L;
+    /** The owner's last read hold ended and the lock was freed (its waiters told). */
+    static final long FREED = 2L;
+
     private ReadUnlockScript() {
     }
 
@@ -18,8 +25,7 @@ final class ReadUnlockScript {
      * Releases the newest read hold of {@code ownerField} on lock {@code name}; with
      * {@code expectedCount > 0} only when the owner has exactly that many holds.
      *
-     * @return a future of {@code null} (not held), {@code 0} (the lock is still held) or {@code 1}
-     *     (the lock was freed and its waiters told)
+     * @return a future of {@code null} (not held), {@link #STILL_HELD}, {@link #ENDED} or {@link #FREED}
      */
     static CompletableFuture<Long> run(RedisCommands redis, String name, String ownerField, String requestId,
             long latchMillis, int expectedCount) {

@@ -204,12 +204,11 @@ final class RwService {
             }
             forget(RwKeys.unlockLatch(name, requestId));
             if (hold != null) {
-                int remaining = hold.count() - 1;
-                boolean ended = mode == LockMode.WRITE ? outcome == 1L : remaining <= 0;
-                if (ended) {
+                // 0: the owner still holds this mode; 1 and 2: its holds in this mode ended.
+                if (outcome != 0L) {
                     holds.end(hold, HoldEnd.RELEASED);
                 } else {
-                    hold.endClosing(Math.max(1, remaining));
+                    hold.endClosing(Math.max(1, hold.count() - 1));
                 }
             }
             result.complete(null);

@@ -11,6 +11,13 @@ final class WriteUnlockScript {
 
     static final Script SCRIPT = Script.fromResource(WriteUnlockScript.class, "write_unlock.lua");
 
+    /** The owner still holds the write lock. */
+    static final long STILL_HELD = 0L;
+    /** The write hold ended; the lock stays in read mode for the owner's read holds (a downgrade). */
+    static final long ENDED = 1L;
+    /** The write hold ended and the lock was freed. */
+    static final long FREED = 2L;
+
     private WriteUnlockScript() {
     }
 
@@ -18,9 +25,8 @@ final class WriteUnlockScript {
      * Releases one write hold of {@code ownerField} on lock {@code name}; with
      * {@code expectedCount > 0} only when the owner has exactly that many write holds.
      *
-     * @return a future of {@code null} (not held), {@code 0} (still write-held by the owner) or
-     *     {@code 1} (the write hold ended: the lock was freed or left to the owner's read holds,
-     *     and all waiters were told)
+     * @return a future of {@code null} (not held), {@link #STILL_HELD}, {@link #ENDED} or
+     *     {@link #FREED} (all waiters are told in the last two cases)
      */
     static CompletableFuture<Long> run(RedisCommands redis, String name, String ownerField, String requestId,
             long latchMillis, int expectedCount) {

@@ -15,8 +15,9 @@
 --          exactly n holds (the undo of an abandoned acquisition that would have made n)
 --
 -- Returns  nil when the owner holds no read lock (or not n holds; nothing changed); 0 when the
---          lock is still held afterwards (by this owner, other readers, or this owner's write
---          hold); 1 when it was freed (hash deleted, ARGV[1] published on KEYS[2]).
+--          owner still has read holds; 1 when its last read hold ended and the lock is still held
+--          (by other readers, or by this owner's write hold); 2 when its last read hold ended and
+--          the lock was freed (hash deleted, ARGV[1] published on KEYS[2]).
 
 local earlier = redis.call('get', KEYS[5])
 if earlier then
@@ -28,8 +29,10 @@ if count == 0 or (ARGV[4] ~= '0' and count ~= tonumber(ARGV[4])) then
     return nil
 end
 redis.call('del', KEYS[3] .. ':' .. count)
+local outcome = 0
 if count == 1 then
     redis.call('hdel', KEYS[1], ARGV[2])
+    outcome = 1
 else
     redis.call('hincrby', KEYS[1], ARGV[2], -1)
 end
@@ -50,16 +53,16 @@ if redis.call('hget', KEYS[1], 'mode') == 'write' then
     if longest > redis.call('pttl', KEYS[1]) then
         redis.call('pexpire', KEYS[1], longest)
     end
-    redis.call('set', KEYS[5], 0, 'px', ARGV[3])
-    return 0
+    redis.call('set', KEYS[5], outcome, 'px', ARGV[3])
+    return outcome
 end
 if longest > 0 then
     redis.call('pexpire', KEYS[1], longest)
-    redis.call('set', KEYS[5], 0, 'px', ARGV[3])
-    return 0
+    redis.call('set', KEYS[5], outcome, 'px', ARGV[3])
+    return outcome
 end
 
 redis.call('del', KEYS[1])
 redis.call('publish', KEYS[2], ARGV[1])
-redis.call('set', KEYS[5], 1, 'px', ARGV[3])
-return 1
+redis.call('set', KEYS[5], 2, 'px', ARGV[3])
+return 2

@@ -14,9 +14,9 @@
 --          holds (the undo of an abandoned acquisition that would have made n)
 --
 -- Returns  nil when the owner does not hold the write lock (or not n holds; nothing changed);
---          0 when it still holds it (one hold fewer); 1 when its write hold ended: the lock was
---          freed, or handed to the owner's own read holds in read mode (a downgrade); ARGV[1] is
---          published in both cases.
+--          0 when it still holds it (one hold fewer); 1 when its write hold ended and the lock
+--          stays in read mode for the owner's own read holds (a downgrade); 2 when its write hold
+--          ended and the lock was freed. ARGV[1] is published in both of the last cases.
 
 local earlier = redis.call('get', KEYS[4])
 if earlier then
@@ -47,12 +47,14 @@ for _, field in ipairs(redis.call('hkeys', KEYS[1])) do
         end
     end
 end
+local outcome = 2
 if longest > 0 then
     redis.call('hset', KEYS[1], 'mode', 'read')
     redis.call('pexpire', KEYS[1], longest)
+    outcome = 1
 else
     redis.call('del', KEYS[1])
 end
 redis.call('publish', KEYS[2], ARGV[1])
-redis.call('set', KEYS[4], 1, 'px', ARGV[3])
-return 1
+redis.call('set', KEYS[4], outcome, 'px', ARGV[3])
+return outcome
