@@ -11,6 +11,8 @@ import io.hasp.client.connection.Transport;
 import io.hasp.client.pool.ConnectionPool;
 import io.hasp.client.pubsub.DefaultPubSub;
 import io.hasp.client.pubsub.PubSub;
+import io.hasp.lock.HaspLock;
+import io.hasp.lock.LockService;
 import io.netty.channel.EventLoop;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timer;
@@ -48,6 +50,7 @@ public final class HaspClient implements AutoCloseable {
     private final ConnectionPool pool;
     private final DefaultPubSub pubSub;
     private final RedisCommands commands;
+    private final LockService locks;
     private volatile boolean closed;
 
     private HaspClient(HaspConfig config) {
@@ -68,6 +71,8 @@ public final class HaspClient implements AutoCloseable {
         this.pubSub = new DefaultPubSub(push -> new RedisConnection("pubsub", connector, pubSubLoop, timer, push),
                 timer, config.commandTimeout().toMillis());
         this.commands = new DefaultRedisCommands(pool);
+        this.locks = new LockService(id, commands, pubSub, timer, config.watchdogLease(), config.timerTick(),
+                config.commandTimeout());
     }
 
     private EventLoop nextLoop(Iterator<io.netty.util.concurrent.EventExecutor> loops) {
@@ -163,6 +168,20 @@ public final class HaspClient implements AutoCloseable {
         return pubSub;
     }
 
+    /**
+     * The reentrant lock named {@code name}, wire-compatible with Redisson's {@code getLock(name)}:
+     * same hash, owner field, lease and unlock channel, so hasp and Redisson clients exclude and
+     * wake each other. Locks are cheap views; all of one client's locks share its watchdog and
+     * its wait subscriptions.
+     *
+     * @param name the lock's Redis key
+     * @return the lock
+     * @throws IllegalArgumentException when {@code name} is null or empty
+     */
+    public HaspLock getLock(String name) {
+        return locks.lock(name);
+    }
+
     /** @return whether {@link #close()} was called */
     public boolean isClosed() {
         return closed;
@@ -180,6 +199,7 @@ public final class HaspClient implements AutoCloseable {
             return;
         }
         closed = true;
+        locks.close();
         CompletableFuture<Void> connectionsClosed = CompletableFuture.allOf(pool.close(), pubSub.close());
         boolean onClientThread = ClientThreads.isClientThread(Thread.currentThread());
         if (!onClientThread) {

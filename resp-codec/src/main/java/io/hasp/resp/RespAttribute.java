@@ -12,7 +12,12 @@ import java.util.Map;
  */
 public record RespAttribute(Map<RespValue, RespValue> attributes, RespValue value) implements RespValue {
 
-    /** Copies the attributes and validates the value. */
+    /**
+     * Copies the attributes and validates the value.
+     *
+     * @param attributes the attribute pairs
+     * @param value the annotated value
+     */
     public RespAttribute {
         attributes = Collections.unmodifiableMap(new LinkedHashMap<>(attributes));
         if (value == null) {

@@ -9,7 +9,11 @@ import java.math.BigInteger;
  */
 public record RespBigNumber(BigInteger value) implements RespValue {
 
-    /** Validates the value. */
+    /**
+     * Validates the value.
+     *
+     * @param value the value
+     */
     public RespBigNumber {
         if (value == null) {
             throw new NullPointerException("value");

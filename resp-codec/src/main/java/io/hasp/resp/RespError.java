@@ -7,7 +7,11 @@ package io.hasp.resp;
  */
 public record RespError(String message) implements RespValue {
 
-    /** Validates the message. */
+    /**
+     * Validates the message.
+     *
+     * @param message the error text
+     */
     public RespError {
         if (message == null) {
             throw new NullPointerException("message");

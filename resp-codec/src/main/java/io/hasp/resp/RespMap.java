@@ -11,7 +11,11 @@ import java.util.Map;
  */
 public record RespMap(Map<RespValue, RespValue> entries) implements RespValue {
 
-    /** Copies the entries, keeping their order. */
+    /**
+     * Copies the entries, keeping their order.
+     *
+     * @param entries the key/value pairs
+     */
     public RespMap {
         entries = Collections.unmodifiableMap(new LinkedHashMap<>(entries));
     }

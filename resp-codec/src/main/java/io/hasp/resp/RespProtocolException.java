@@ -7,8 +7,10 @@ package io.hasp.resp;
  */
 public class RespProtocolException extends RuntimeException {
 
+    /** Serialization version. */
     private static final long serialVersionUID = 1L;
 
+    /** The stream offset of the offending byte. */
     private final long offset;
 
     /**

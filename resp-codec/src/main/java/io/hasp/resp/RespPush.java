@@ -9,7 +9,11 @@ import java.util.List;
  */
 public record RespPush(List<RespValue> elements) implements RespValue {
 
-    /** Copies the elements. */
+    /**
+     * Copies the elements.
+     *
+     * @param elements the elements in wire order
+     */
     public RespPush {
         elements = List.copyOf(elements);
     }

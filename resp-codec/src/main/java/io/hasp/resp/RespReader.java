@@ -31,23 +31,25 @@ public final class RespReader {
         BULK_BODY
     }
 
+    /** Results of one decoding step. */
+    private static final int NEED_MORE = 0;
+    private static final int ELEMENT_DONE = 1;
+    private static final int REPLY_DONE = 2;
+
     private final RespLimits limits;
     private final RespNumbers numbers = new RespNumbers();
+    private final RespAggregateStack stack;
 
     private State state = State.LINE;
-    /** Bytes consumed since construction or the last reset: the stream offset of readerIndex. */
+    /** Bytes consumed since construction or the last reset: the stream offset of the reader index. */
     private long consumed;
-    /** Bytes of the current line already searched for CR, so a growing line is scanned once. */
+    /** Bytes of the current line already searched for CR, so that a growing line is scanned once. */
     private int scanned;
     private boolean midReply;
 
-    private RespType bulkType;
+    /** The pending bulk payload, valid in {@link State#BULK_BODY}: its type marker and length. */
+    private byte bulkMarker;
     private int bulkLength;
-
-    /** The open aggregates, innermost at depth - 1; remaining counts elements (2 per map pair). */
-    private RespType[] stackTypes = new RespType[8];
-    private long[] stackRemaining = new long[8];
-    private int depth;
 
     /** Creates a reader with {@link RespLimits#DEFAULT}. */
     public RespReader() {
@@ -64,6 +66,7 @@ public final class RespReader {
             throw new NullPointerException("limits");
         }
         this.limits = limits;
+        this.stack = new RespAggregateStack(limits.maxDepth());
     }
 
     /**
@@ -72,6 +75,10 @@ public final class RespReader {
      *
      * <p>A RESP3 attribute is delivered as an {@link RespType#ATTRIBUTE} aggregate and reading
      * continues with the reply it annotates; true is returned after that reply.
+     *
+     * <p>Between calls the caller may append bytes to {@code in} (or pass a buffer that starts
+     * with the same unread bytes, as Netty's cumulation does) but must not consume unread bytes
+     * itself; if it does, it must call {@link #reset()} first.
      *
      * @param in the received bytes; complete elements are consumed, a partial element stays
      * @param sink the receiver of this reply's events
@@ -82,31 +89,23 @@ public final class RespReader {
     public boolean read(ByteBuf in, RespSink sink) {
         try {
             for (;;) {
+                int result;
                 switch (state) {
-                    case LINE: {
-                        int result = readLine(in, sink);
-                        if (result == NEED_MORE) {
-                            return false;
-                        }
-                        if (result == REPLY_DONE) {
-                            midReply = false;
-                            return true;
-                        }
+                    case LINE:
+                        result = readLine(in, sink);
                         break;
-                    }
-                    case BULK_BODY: {
-                        int result = readBulkBody(in, sink);
-                        if (result == NEED_MORE) {
-                            return false;
-                        }
-                        if (result == REPLY_DONE) {
-                            midReply = false;
-                            return true;
-                        }
+                    case BULK_BODY:
+                        result = readBulkBody(in, sink);
                         break;
-                    }
                     default:
                         throw new IllegalStateException("state: " + state);
+                }
+                if (result == NEED_MORE) {
+                    return false;
+                }
+                if (result == REPLY_DONE) {
+                    midReply = false;
+                    return true;
                 }
             }
         } catch (Throwable t) {
@@ -130,13 +129,9 @@ public final class RespReader {
         consumed = 0;
         scanned = 0;
         midReply = false;
-        bulkType = null;
-        depth = 0;
+        bulkMarker = 0;
+        stack.clear();
     }
-
-    private static final int NEED_MORE = 0;
-    private static final int ELEMENT_DONE = 1;
-    private static final int REPLY_DONE = 2;
 
     private int readLine(ByteBuf in, RespSink sink) {
         int start = in.readerIndex();
@@ -170,20 +165,12 @@ public final class RespReader {
         int next = cr + 2;
         switch (marker) {
             case '+':
-                window(in, lineStart, cr);
-                try {
-                    sink.simpleString(in);
-                } finally {
-                    in.setIndex(start, end);
-                }
-                return consume(in, next, sink);
             case '-':
-                window(in, lineStart, cr);
-                try {
-                    sink.error(in);
-                } finally {
-                    in.setIndex(start, end);
+            case '(':
+                if (marker == '(') {
+                    checkBigNumber(in, lineStart, cr);
                 }
+                deliver(in, marker, lineStart, cr, sink);
                 return consume(in, next, sink);
             case ':':
                 sink.integer(parseLong(in, lineStart, cr, "integer"));
@@ -199,15 +186,6 @@ public final class RespReader {
                 return consume(in, next, sink);
             case ',':
                 sink.doubleValue(parseDouble(in, lineStart, cr));
-                return consume(in, next, sink);
-            case '(':
-                checkBigNumber(in, lineStart, cr);
-                window(in, lineStart, cr);
-                try {
-                    sink.bigNumber(in);
-                } finally {
-                    in.setIndex(start, end);
-                }
                 return consume(in, next, sink);
             case '$':
             case '!':
@@ -231,11 +209,9 @@ public final class RespReader {
             throw error("verbatim string length " + length + " (expected: >= 4 for the \"fmt:\" prefix)",
                     lineStart, in);
         }
-        bulkType = marker == '$' ? RespType.BULK_STRING
-                : marker == '!' ? RespType.BULK_ERROR : RespType.VERBATIM_STRING;
+        bulkMarker = marker;
         bulkLength = (int) length;
-        consumed += next - in.readerIndex();
-        in.readerIndex(next);
+        skipTo(in, next);
         state = State.BULK_BODY;
         return ELEMENT_DONE;
     }
@@ -253,27 +229,13 @@ public final class RespReader {
         if (in.getByte(contentEnd + 1) != LF) {
             throw error("bulk payload of " + bulkLength + " bytes not followed by LF", contentEnd + 1, in);
         }
-        RespType type = bulkType;
-        if (type == RespType.VERBATIM_STRING && in.getByte(start + 3) != ':') {
+        byte marker = bulkMarker;
+        if (marker == '=' && in.getByte(start + 3) != ':') {
             throw error("verbatim string without ':' after its 3-byte format", start + 3, in);
         }
         state = State.LINE;
-        bulkType = null;
-        try {
-            if (type == RespType.BULK_STRING) {
-                window(in, start, contentEnd);
-                sink.bulkString(in);
-            } else if (type == RespType.BULK_ERROR) {
-                window(in, start, contentEnd);
-                sink.error(in);
-            } else {
-                ByteBuf format = in.slice(start, 3);
-                window(in, start + 4, contentEnd);
-                sink.verbatimString(format, in);
-            }
-        } finally {
-            in.setIndex(start, end);
-        }
+        bulkMarker = 0;
+        deliver(in, marker, start, contentEnd, sink);
         return consume(in, contentEnd + 2, sink);
     }
 
@@ -287,7 +249,7 @@ public final class RespReader {
             throw error("aggregate length " + length + " exceeds maxAggregateLength "
                     + limits.maxAggregateLength(), lineStart, in);
         }
-        if (depth >= limits.maxDepth()) {
+        if (stack.depth() >= limits.maxDepth()) {
             throw error("aggregates nested deeper than maxDepth " + limits.maxDepth(), lineStart - 1, in);
         }
         RespType type = aggregateType(marker);
@@ -296,48 +258,51 @@ public final class RespReader {
         if (size == 0) {
             sink.aggregateEnd(type);
             if (type == RespType.ATTRIBUTE) {
-                consumed += next - in.readerIndex();
-                in.readerIndex(next);
+                skipTo(in, next);
                 return ELEMENT_DONE;
             }
             return consume(in, next, sink);
         }
-        push(type, type == RespType.MAP || type == RespType.ATTRIBUTE ? 2L * size : size);
-        consumed += next - in.readerIndex();
-        in.readerIndex(next);
+        stack.push(type, type == RespType.MAP || type == RespType.ATTRIBUTE ? 2L * size : size);
+        skipTo(in, next);
         return ELEMENT_DONE;
     }
 
-    /** Consumes a complete element up to {@code next} and closes every aggregate it completes. */
+    /** Consumes a complete element ending before {@code next}; returns whether the reply is complete. */
     private int consume(ByteBuf in, int next, RespSink sink) {
-        consumed += next - in.readerIndex();
-        in.readerIndex(next);
-        while (depth > 0) {
-            int top = depth - 1;
-            if (--stackRemaining[top] > 0) {
-                return ELEMENT_DONE;
-            }
-            RespType type = stackTypes[top];
-            stackTypes[top] = null;
-            depth = top;
-            sink.aggregateEnd(type);
-            if (type == RespType.ATTRIBUTE) {
-                // an attribute is not an element: the value it annotates follows
-                return ELEMENT_DONE;
-            }
-        }
-        return REPLY_DONE;
+        skipTo(in, next);
+        return stack.elementDone(sink) ? REPLY_DONE : ELEMENT_DONE;
     }
 
-    private void push(RespType type, long remaining) {
-        if (depth == stackTypes.length) {
-            int grown = Math.min(limits.maxDepth(), depth * 2);
-            stackTypes = java.util.Arrays.copyOf(stackTypes, grown);
-            stackRemaining = java.util.Arrays.copyOf(stackRemaining, grown);
+    private void skipTo(ByteBuf in, int next) {
+        consumed += next - in.readerIndex();
+        in.readerIndex(next);
+    }
+
+    /**
+     * Hands the content {@code [from, to)} to the sink as a window onto {@code in} itself (no
+     * allocation), then restores {@code in}'s indexes.
+     */
+    private static void deliver(ByteBuf in, byte marker, int from, int to, RespSink sink) {
+        int readerIndex = in.readerIndex();
+        int writerIndex = in.writerIndex();
+        try {
+            if (marker == '=') {
+                ByteBuf format = in.slice(from, 3);
+                in.setIndex(from + 4, to);
+                sink.verbatimString(format, in);
+                return;
+            }
+            in.setIndex(from, to);
+            switch (marker) {
+                case '+': sink.simpleString(in); break;
+                case '-': case '!': sink.error(in); break;
+                case '$': sink.bulkString(in); break;
+                default: sink.bigNumber(in); break;
+            }
+        } finally {
+            in.setIndex(readerIndex, writerIndex);
         }
-        stackTypes[depth] = type;
-        stackRemaining[depth] = remaining;
-        depth++;
     }
 
     private static RespType aggregateType(byte marker) {
@@ -411,10 +376,6 @@ public final class RespReader {
         if (numbers.errorIndex >= 0) {
             throw error("big number: " + numbers.error, numbers.errorIndex, in);
         }
-    }
-
-    private static void window(ByteBuf in, int from, int to) {
-        in.setIndex(from, to);
     }
 
     private RespProtocolException error(String problem, int index, ByteBuf in) {

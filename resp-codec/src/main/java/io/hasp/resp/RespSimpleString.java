@@ -7,7 +7,11 @@ package io.hasp.resp;
  */
 public record RespSimpleString(String value) implements RespValue {
 
-    /** Validates the value. */
+    /**
+     * Validates the value.
+     *
+     * @param value the text
+     */
     public RespSimpleString {
         if (value == null) {
             throw new NullPointerException("value");

@@ -12,9 +12,11 @@ import io.netty.buffer.ByteBuf;
  * it annotates.
  *
  * <p>Every {@link ByteBuf} argument is a view into the reader's input, valid only during the
- * call: its readable bytes are exactly the content. The sink may read it (and move its reader
- * index), but must not write to it, release it or retain it past the call; copy what it needs.
- * This is what lets a sink that expects e.g. "nil or an integer" decode with zero allocation.
+ * call: its readable bytes are exactly the content. For all but the verbatim format it is the
+ * input buffer itself with its indexes narrowed, restored when the call returns. The sink may
+ * read it (and move its reader index), but must not write to it, change its writer index,
+ * release it or retain it past the call; copy what it needs. This is what lets a sink that
+ * expects e.g. "nil or an integer" decode with zero allocation.
  *
  * <p>Called on the thread that calls {@link RespReader#read}; an implementation need not be
  * thread-safe. An exception thrown by a sink propagates out of {@code read} and resets the

@@ -20,11 +20,13 @@ public final class RespValueBuilder implements RespSink {
 
     /** The largest list pre-sized from a declared aggregate length; the rest grows on demand. */
     private static final int MAX_PRESIZE = 1024;
+    /** A level whose list grew past this is given a fresh list, so one huge reply is not kept alive. */
+    private static final int MAX_RETAINED = 4 * MAX_PRESIZE;
 
     /** One open aggregate; level 0 is the root that receives the reply itself. */
     private static final class Level {
         RespType type;
-        final ArrayList<RespValue> items = new ArrayList<>();
+        ArrayList<RespValue> items = new ArrayList<>();
         /** Attributes read at this level, waiting for the value they annotate; the first is outermost. */
         ArrayList<Map<RespValue, RespValue>> pendingAttributes;
     }
@@ -142,7 +144,11 @@ public final class RespValueBuilder implements RespSink {
             default: throw new IllegalStateException("aggregateEnd(" + type + "): not an aggregate type");
         }
         Map<RespValue, RespValue> attributes = type == RespType.ATTRIBUTE ? toMap(items) : null;
-        items.clear();
+        if (items.size() > MAX_RETAINED) {
+            level.items = new ArrayList<>();
+        } else {
+            items.clear();
+        }
         level.type = null;
         depth--;
         if (attributes != null) {

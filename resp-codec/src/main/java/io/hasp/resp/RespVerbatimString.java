@@ -8,7 +8,12 @@ package io.hasp.resp;
  */
 public record RespVerbatimString(String format, String content) implements RespValue {
 
-    /** Validates the components. */
+    /**
+     * Validates the components.
+     *
+     * @param format the three-character format
+     * @param content the text
+     */
     public RespVerbatimString {
         if (format == null || format.length() != 3) {
             throw new IllegalArgumentException("format: " + format + " (expected: 3 characters)");

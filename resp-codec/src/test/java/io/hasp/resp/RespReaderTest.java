@@ -82,6 +82,24 @@ class RespReaderTest {
     }
 
     @Test
+    void builderIsReusableAfterAHugeReply() {
+        ByteBuf in = Unpooled.buffer();
+        try {
+            in.writeBytes(("*5000\r\n" + ":7\r\n".repeat(5000) + "*1\r\n:8\r\n").getBytes(StandardCharsets.US_ASCII));
+            RespReader reader = new RespReader();
+            RespValueBuilder builder = new RespValueBuilder();
+            assertTrue(reader.read(in, builder));
+            RespArray big = (RespArray) builder.build();
+            assertEquals(5000, big.elements().size());
+            assertEquals(new RespInteger(7), big.elements().get(4999));
+            assertTrue(reader.read(in, builder));
+            assertEquals(RespArray.of(new RespInteger(8)), builder.build());
+        } finally {
+            in.release();
+        }
+    }
+
+    @Test
     void partialElementStaysInInput() {
         ByteBuf in = Unpooled.copiedBuffer("*2\r\n:1\r\n$5\r\nhel", StandardCharsets.US_ASCII);
         try {

@@ -11,6 +11,7 @@ import io.hasp.resp.RespFixtures.Fixture;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.DecoderException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -78,6 +79,20 @@ class RespValueDecoderTest {
             }
             assertFalse(channel.finish());
         }
+    }
+
+    @ParameterizedTest
+    @MethodSource("fixtures")
+    void decodesFixtureOneByteAtATimeWithCompositeCumulation(Fixture fixture) {
+        byte[] wire = fixture.wire();
+        RespValueDecoder decoder = new RespValueDecoder();
+        decoder.setCumulator(ByteToMessageDecoder.COMPOSITE_CUMULATOR);
+        EmbeddedChannel channel = new EmbeddedChannel(decoder);
+        for (int i = 0; i < wire.length; i++) {
+            channel.writeInbound(buffer(wire, i, i + 1));
+        }
+        assertEquals(fixture.value(), channel.readInbound());
+        assertFalse(channel.finish());
     }
 
     @Test

@@ -94,6 +94,28 @@ class RespWriterTest {
     }
 
     @Test
+    void encodedCommandsDecodeAsArraysOfBulkStrings() {
+        CommandName set = CommandName.of("SET");
+        ByteBuf out = Unpooled.buffer();
+        try {
+            set.writeHeader(out, 4);
+            RespWriter.writeBulk(out, "k€y");
+            RespWriter.writeBulk(out, new byte[] {0, '\r', '\n', (byte) 0xff});
+            RespWriter.writeBulk(out, -1234567890123L);
+            ByteBuf arg = Unpooled.copiedBuffer("px", StandardCharsets.US_ASCII);
+            RespWriter.writeBulk(out, arg);
+            arg.release();
+            RespValueBuilder builder = new RespValueBuilder();
+            assertEquals(true, new RespReader().read(out, builder));
+            assertEquals(RespArray.of(RespBulkString.of("SET"), RespBulkString.of("k€y"),
+                    RespBulkString.of(new byte[] {0, '\r', '\n', (byte) 0xff}), RespBulkString.of("-1234567890123"),
+                    RespBulkString.of("px")), builder.build());
+        } finally {
+            out.release();
+        }
+    }
+
+    @Test
     void rejectsBadArguments() {
         assertThrows(IllegalArgumentException.class, () -> CommandName.of(""));
         assertThrows(IllegalArgumentException.class, () -> EVALSHA.headerSize(-1));

@@ -100,10 +100,12 @@ public final class Connector {
     private SslHandler newSslHandler(Channel ch) {
         SslHandler ssl = sslContext.newHandler(ch.alloc(), config.host(), config.port());
         ssl.setHandshakeTimeoutMillis(config.connectTimeout().toMillis());
-        SSLEngine engine = ssl.engine();
-        SSLParameters parameters = engine.getSSLParameters();
-        parameters.setEndpointIdentificationAlgorithm(config.verifyHostname() ? "HTTPS" : null);
-        engine.setSSLParameters(parameters);
+        if (config.verifyHostname()) {
+            SSLEngine engine = ssl.engine();
+            SSLParameters parameters = engine.getSSLParameters();
+            parameters.setEndpointIdentificationAlgorithm("HTTPS");   // on whatever the provider's default
+            engine.setSSLParameters(parameters);
+        }
         return ssl;
     }
 }

@@ -14,7 +14,8 @@ import java.util.concurrent.CompletionException;
 /**
  * The commands that make a fresh channel usable, pipelined in one write: {@code HELLO 3}
  * (with AUTH and SETNAME) for RESP3, or {@code AUTH} and {@code CLIENT SETNAME} for RESP2;
- * then {@code SELECT} when a database other than 0 is configured. Replayed after every
+ * then {@code SELECT} when a database other than 0 is configured; a lone {@code PING} when
+ * none of these is needed, so that "ready" always means the server answered. Replayed after every
  * reconnect. Runs on the channel's event loop; the password leaves only as a command argument.
  */
 final class Handshake {
@@ -23,6 +24,7 @@ final class Handshake {
     private static final CommandName AUTH = CommandName.of("AUTH");
     private static final CommandName CLIENT = CommandName.of("CLIENT");
     private static final CommandName SELECT = CommandName.of("SELECT");
+    private static final CommandName PING = CommandName.of("PING");
 
     private Handshake() {
     }
@@ -63,12 +65,12 @@ final class Handshake {
             steps.add(new Step(new ArgsCommand<>(Replies.VOID, SELECT, (long) config.database()), false));
         }
         if (steps.isEmpty()) {
-            return CompletableFuture.completedFuture(null);
+            steps.add(new Step(new ArgsCommand<>(Replies.VOID, PING), false));   // ready means the server answered
         }
         CompletableFuture<?>[] replies = new CompletableFuture<?>[steps.size()];
         for (int i = 0; i < steps.size(); i++) {
             Step step = steps.get(i);
-            connection.armTimeout(step.command);
+            connection.startDeadline(step.command);
             handler.write(step.command);
             replies[i] = step.command.handle((ok, failure) -> {
                 if (failure != null) {
@@ -78,6 +80,7 @@ final class Handshake {
             });
         }
         handler.flush();
+        connection.sweepHandshake(handler);
         return CompletableFuture.allOf(replies);
     }
 

@@ -23,7 +23,8 @@ final class TlsContexts {
      * @throws IllegalArgumentException when the trust material cannot be read
      */
     static SslContext create(HaspConfig config) {
-        SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(SslProvider.JDK);
+        SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(SslProvider.JDK)
+                .endpointIdentificationAlgorithm(config.verifyHostname() ? "HTTPS" : null);
         try {
             if (config.caFile() != null) {
                 builder.trustManager(config.caFile().toFile());

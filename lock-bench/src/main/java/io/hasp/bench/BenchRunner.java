@@ -1,0 +1,314 @@
+package io.hasp.bench;
+
+import io.hasp.bench.fleet.FleetDriver;
+import io.hasp.bench.report.MarkdownReport;
+import io.hasp.testing.RedisServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.regex.Pattern;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatFactory;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs the whole comparison in one command and writes one results folder: the server's EVALSHA ceiling
+ * ({@code redis-benchmark}), every JMH row for hasp, Redisson and Lettuce on one redis-server, the
+ * cross-process fleets, then {@code results.json} (JMH), {@code results.md} (the table) and
+ * {@code throughput.svg} (the chart).
+ *
+ * <p>Run: {@code lock-bench/bench.sh [--full] [--redis URI] [--out DIR] [--only REGEX] [--no-fleet]}
+ * (which builds {@code lock-bench/target/benchmarks.jar} and calls
+ * {@code java -cp lock-bench/target/benchmarks.jar io.hasp.bench.BenchRunner ...}). Without {@code --redis} it
+ * starts a private redis-server (the test fixture's binary resolution) and stops it at the end.
+ */
+public final class BenchRunner {
+
+    /** How long and how often each row is measured. */
+    record Profile(String name, int forks, int warmupIterations, int warmupSeconds, int iterations,
+            int iterationSeconds, int fleetSeconds, long ceilingRequests) {
+    }
+
+    static final Profile QUICK = new Profile("quick", 1, 2, 1, 3, 2, 8, 500_000);
+    static final Profile FULL = new Profile("full", 2, 4, 2, 5, 5, 20, 3_000_000);
+
+    /** Same flags for every fork, whichever library it measures. */
+    static final List<String> FORK_FLAGS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC");
+
+    /** Fleets run by the cross-process part: processes x threads. */
+    static final int[][] FLEETS = {{2, 4}, {2, 1}, {1, 1}};
+
+    private final Profile profile;
+    private final Path out;
+    private final Pattern only;
+    private final boolean fleets;
+    private final String givenUri;
+    private final List<String> commandLine;
+    private final PrintStream console = System.out;
+
+    private BenchRunner(Profile profile, Path out, Pattern only, boolean fleets, String givenUri, List<String> commandLine) {
+        this.profile = profile;
+        this.out = out;
+        this.only = only;
+        this.fleets = fleets;
+        this.givenUri = givenUri;
+        this.commandLine = commandLine;
+    }
+
+    /**
+     * Command line: {@code [--full] [--redis URI] [--out DIR] [--only REGEX] [--no-fleet]}.
+     *
+     * @param args the arguments
+     * @throws Exception when the run cannot be completed
+     */
+    public static void main(String[] args) throws Exception {
+        Profile profile = QUICK;
+        Path out = null;
+        Pattern only = null;
+        boolean fleets = true;
+        String uri = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--full" -> profile = FULL;
+                case "--quick" -> profile = QUICK;
+                case "--redis" -> uri = value(args, ++i, "--redis");
+                case "--out" -> out = Path.of(value(args, ++i, "--out"));
+                case "--only" -> only = Pattern.compile(value(args, ++i, "--only"));
+                case "--no-fleet" -> fleets = false;
+                default -> {
+                    System.err.println("unknown argument: " + args[i]
+                            + " (expected: --full, --redis URI, --out DIR, --only REGEX, --no-fleet)");
+                    System.exit(2);
+                }
+            }
+        }
+        if (out == null) {
+            out = Path.of("lock-bench", "results", profile.name());
+        }
+        new BenchRunner(profile, out, only, fleets, uri, List.of(args)).run();
+        System.exit(0);
+    }
+
+    private static String value(String[] args, int index, String flag) {
+        if (index >= args.length) {
+            System.err.println(flag + ": missing value");
+            System.exit(2);
+        }
+        return args[index];
+    }
+
+    private void run() throws IOException {
+        Instant started = Instant.now();
+        Files.createDirectories(out.resolve("logs"));
+        RedisServer server = null;
+        String uri = givenUri;
+        if (uri == null) {
+            server = RedisServer.start();
+            uri = server.uri();
+            console.println("started redis-server " + server.version() + " at " + uri + " (" + server.binary() + ")");
+        }
+        try {
+            execute(uri, server, started);
+        } finally {
+            if (server != null) {
+                server.stop();
+            }
+        }
+    }
+
+    private void execute(String uri, RedisServer server, Instant started) throws IOException {
+        RedisURI target = RedisURI.create(uri);
+        RedisClient lettuce = RedisClient.create(target);
+        String redisVersion;
+        ServerCeiling.Result ceiling;
+        try (StatefulRedisConnection<String, String> connection = lettuce.connect()) {
+            redisVersion = infoField(connection.sync().info("server"), "redis_version");
+            ceiling = ceiling(connection, target, server);
+        } finally {
+            lettuce.shutdown();
+        }
+
+        List<Row> rows = Catalog.rows();
+        Map<String, Measurement> measurements = Catalog.measurements(rows);
+        if (only != null) {
+            measurements.values().removeIf(m -> !only.matcher(m.key()).find());
+        }
+        Map<String, RunResult> results = new LinkedHashMap<>();
+        int index = 0;
+        for (Measurement m : measurements.values()) {
+            index++;
+            console.printf(Locale.ROOT, "[%d/%d] %s, %d thread%s ... ", index, measurements.size(),
+                    m.benchmark().getSimpleName() + "." + m.method(), m.threads(), m.threads() == 1 ? "" : "s");
+            console.flush();
+            long t0 = System.nanoTime();
+            try {
+                RunResult result = measure(m, uri, index);
+                results.put(m.key(), result);
+                Result<?> gc = result.getSecondaryResults().get("gc.alloc.rate.norm");
+                console.printf(Locale.ROOT, "%,.0f %s, %s B/op (%d s)%n", result.getPrimaryResult().getScore(),
+                        result.getPrimaryResult().getScoreUnit(), gc == null ? "?" : String.format(Locale.ROOT, "%,.0f",
+                                gc.getScore()), (System.nanoTime() - t0) / 1_000_000_000L);
+            } catch (RunnerException | RuntimeException e) {
+                console.println("FAILED: " + e.getMessage() + " (see " + log(index, m) + ")");
+            }
+        }
+
+        List<FleetDriver.Result> fleetResults = new ArrayList<>();
+        if (fleets && (only == null || only.matcher("fleet").find())) {
+            for (int[] fleet : FLEETS) {
+                for (String library : new String[] {"hasp", "redisson"}) {
+                    console.printf(Locale.ROOT, "[fleet] %s, %d JVM%s x %d thread%s, %d s ... ", library, fleet[0],
+                            fleet[0] == 1 ? "" : "s", fleet[1], fleet[1] == 1 ? "" : "s", profile.fleetSeconds());
+                    console.flush();
+                    try {
+                        FleetDriver.Result r = FleetDriver.run(uri, library, fleet[0], fleet[1], profile.fleetSeconds());
+                        fleetResults.add(r);
+                        console.printf(Locale.ROOT, "%,.0f critical sections/s over %.1f s, counter %s%n", r.perSecond(),
+                                r.seconds(), r.exact() ? "exact (" + r.counter() + ")"
+                                        : "WRONG: " + r.counter() + " of " + r.expected());
+                    } catch (RuntimeException e) {
+                        console.println("FAILED: " + e.getMessage());
+                    }
+                }
+            }
+        }
+
+        try (PrintStream json = new PrintStream(Files.newOutputStream(out.resolve("results.json")), true,
+                StandardCharsets.UTF_8)) {
+            ResultFormatFactory.getInstance(ResultFormatType.JSON, json).writeOut(results.values());
+        }
+        MarkdownReport report = new MarkdownReport(rows, results, ceiling, fleetResults);
+        String markdown = report.render(heading(redisVersion, ceiling, started));
+        Files.writeString(out.resolve("results.md"), markdown);
+        Files.writeString(out.resolve("throughput.svg"), report.chart());
+        console.println();
+        console.println(markdown);
+        console.println("wrote " + out.resolve("results.md") + ", " + out.resolve("throughput.svg") + ", "
+                + out.resolve("results.json") + " in " + ChronoUnit.SECONDS.between(started, Instant.now()) + " s");
+    }
+
+    private ServerCeiling.Result ceiling(StatefulRedisConnection<String, String> connection, RedisURI target,
+            RedisServer server) {
+        Optional<Path> tool = ServerCeiling.findRedisBenchmark(server == null ? null : server.binary());
+        if (tool.isEmpty()) {
+            console.println("[ceiling] n/a: redis-benchmark is not on the PATH");
+            return new ServerCeiling.Result("redis-benchmark", 0, "n/a: redis-benchmark not found");
+        }
+        if (only != null && !only.matcher("ceiling").find()) {
+            return new ServerCeiling.Result("redis-benchmark", 0, "n/a: not selected by --only");
+        }
+        String sha;
+        try {
+            sha = connection.sync().scriptLoad(AcquireScriptText.text());
+        } catch (IllegalStateException e) {
+            console.println("[ceiling] n/a: " + e.getMessage());
+            return new ServerCeiling.Result("redis-benchmark", 0, "n/a: " + e.getMessage());
+        }
+        console.printf("[ceiling] redis-benchmark EVALSHA, %d clients x pipeline %d ... ", ServerCeiling.CLIENTS,
+                ServerCeiling.PIPELINE);
+        console.flush();
+        ServerCeiling.Result result = ServerCeiling.measure(tool.get(), target.getHost(), target.getPort(), sha,
+                profile.ceilingRequests());
+        console.println(result.measured() ? String.format(Locale.ROOT, "%,.0f calls/s", result.requestsPerSecond())
+                : result.detail());
+        return result;
+    }
+
+    private RunResult measure(Measurement m, String uri, int index) throws RunnerException {
+        ChainedOptionsBuilder options = new OptionsBuilder()
+                .include(m.include())
+                .threads(m.threads())
+                .forks(profile.forks())
+                .warmupIterations(profile.warmupIterations())
+                .warmupTime(TimeValue.seconds(profile.warmupSeconds()))
+                .measurementIterations(profile.iterations())
+                .measurementTime(TimeValue.seconds(profile.iterationSeconds()))
+                .addProfiler(GCProfiler.class)
+                .jvmArgs(FORK_FLAGS.toArray(new String[0]))
+                .jvmArgsAppend("-D" + BenchEnvironment.REDIS_PROPERTY + "=" + uri)
+                .shouldFailOnError(true)
+                .output(log(index, m).toString());
+        if (m.waitProfile()) {
+            options.addProfiler(AcquireWaitProfiler.class);
+        }
+        Collection<RunResult> results = new Runner(options.build()).run();
+        if (results.isEmpty()) {
+            throw new IllegalStateException("no result");
+        }
+        return results.iterator().next();
+    }
+
+    private Path log(int index, Measurement m) {
+        return out.resolve("logs").resolve(String.format(Locale.ROOT, "%02d-%s.log", index,
+                m.key().replace('@', '-')));
+    }
+
+    private List<String> heading(String redisVersion, ServerCeiling.Result ceiling, Instant started) {
+        List<String> lines = new ArrayList<>();
+        lines.add("# hasp benchmark results (" + profile.name() + " profile)");
+        lines.add("");
+        lines.add("- When: " + started.truncatedTo(ChronoUnit.SECONDS) + " (UTC)");
+        lines.add("- Machine: " + Machine.describe());
+        lines.add("- JDK: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version")
+                + "; every fork runs with `" + String.join(" ", FORK_FLAGS) + "`");
+        lines.add("- Redis " + redisVersion + " (one server for every library and row); Redisson "
+                + version("org.redisson", "redisson") + ", Lettuce " + version("io.lettuce", "lettuce-core")
+                + ", each with its default settings");
+        lines.add(String.format(Locale.ROOT, "- JMH: %d fork(s), %d x %d s warm-up, %d x %d s measurement per row; "
+                + "fleets run %d s each", profile.forks(), profile.warmupIterations(), profile.warmupSeconds(),
+                profile.iterations(), profile.iterationSeconds(), profile.fleetSeconds()));
+        lines.add("- Server ceiling: " + (ceiling.measured()
+                ? String.format(Locale.ROOT, "%,.0f EVALSHA/s (`%s`)", ceiling.requestsPerSecond(), ceiling.command())
+                : ceiling.detail()));
+        lines.add("- Command: `lock-bench/bench.sh" + (commandLine.isEmpty() ? "" : " " + String.join(" ", commandLine))
+                + "`");
+        return lines;
+    }
+
+    private static String infoField(String info, String field) {
+        for (String line : info.split("\\R")) {
+            if (line.startsWith(field + ":")) {
+                return line.substring(field.length() + 1).strip();
+            }
+        }
+        return "?";
+    }
+
+    private static String version(String group, String artifact) {
+        String resource = "META-INF/maven/" + group + "/" + artifact + "/pom.properties";
+        try (InputStream in = BenchRunner.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                return "?";
+            }
+            Properties properties = new Properties();
+            properties.load(in);
+            return properties.getProperty("version", "?");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

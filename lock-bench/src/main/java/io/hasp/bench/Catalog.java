@@ -1,0 +1,81 @@
+package io.hasp.bench;
+
+import io.hasp.bench.lock.ContendedLockBenchmark;
+import io.hasp.bench.lock.PipelinedLockBenchmark;
+import io.hasp.bench.lock.TryLockFailBenchmark;
+import io.hasp.bench.lock.UncontendedLockBenchmark;
+import io.hasp.bench.script.EvalShaBenchmark;
+import io.hasp.bench.script.GetBenchmark;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The rows of the results table, in order, and the JMH executions behind them. */
+public final class Catalog {
+
+    /** Thread counts of the uncontended rows (and the chart's x axis). */
+    public static final int[] UNCONTENDED_THREADS = {1, 8, 32};
+
+    private Catalog() {
+    }
+
+    /**
+     * Returns every row.
+     *
+     * @return the rows in table order
+     */
+    public static List<Row> rows() {
+        List<Row> rows = new ArrayList<>();
+        for (String variant : new String[] {"Watchdog", "Lease"}) {
+            for (int threads : UNCONTENDED_THREADS) {
+                rows.add(new Row("Uncontended lock+unlock, " + (variant.equals("Watchdog") ? "watchdog" : "fixed lease")
+                        + " (pairs/s)", threads, 2,
+                        m(UncontendedLockBenchmark.class, "hasp" + variant, threads),
+                        m(UncontendedLockBenchmark.class, "redisson" + variant, threads), null, variant.toLowerCase()));
+            }
+        }
+        rows.add(new Row("Async pipelined acquire+release, window " + PipelinedLockBenchmark.WINDOW + " (pairs/s)", 1, 2,
+                m(PipelinedLockBenchmark.class, "hasp", 1), m(PipelinedLockBenchmark.class, "redisson", 1), null, null));
+        rows.add(new Row("Contended, one name (acquisitions/s)", 8, 0,
+                wait(ContendedLockBenchmark.class, "hasp"), wait(ContendedLockBenchmark.class, "redisson"), null, null));
+        rows.add(new Row("tryLock(0, lease) on a lock held elsewhere (failures/s)", 8, 1,
+                m(TryLockFailBenchmark.class, "hasp", 8), m(TryLockFailBenchmark.class, "redisson", 8), null, null));
+        rows.add(new Row("Raw EVALSHA of the acquire script, sync (calls/s)", 8, 1,
+                m(EvalShaBenchmark.class, "haspSync", 8), null, m(EvalShaBenchmark.class, "lettuceSync", 8), null));
+        rows.add(new Row("Raw EVALSHA of the acquire script, async window " + EvalShaBenchmark.WINDOW + " (calls/s)", 1, 1,
+                m(EvalShaBenchmark.class, "haspAsync", 1), null, m(EvalShaBenchmark.class, "lettuceAsync", 1), null));
+        rows.add(new Row("Raw GET, sync (calls/s)", 8, 0,
+                m(GetBenchmark.class, "haspSync", 8), null, m(GetBenchmark.class, "lettuceSync", 8), null));
+        rows.add(new Row("Raw GET, async window " + GetBenchmark.WINDOW + " (calls/s)", 1, 0,
+                m(GetBenchmark.class, "haspAsync", 1), null, m(GetBenchmark.class, "lettuceAsync", 1), null));
+        rows.addAll(ReadWriteRows.rows());
+        return rows;
+    }
+
+    /**
+     * Returns the distinct JMH executions behind the rows, skipping methods that do not exist (yet).
+     *
+     * @param rows the rows
+     * @return executions by key, in row order
+     */
+    public static Map<String, Measurement> measurements(List<Row> rows) {
+        Map<String, Measurement> all = new LinkedHashMap<>();
+        for (Row row : rows) {
+            for (Measurement m : new Measurement[] {row.hasp(), row.redisson(), row.lettuce()}) {
+                if (m != null && m.exists()) {
+                    all.putIfAbsent(m.key(), m);
+                }
+            }
+        }
+        return all;
+    }
+
+    static Measurement m(Class<?> benchmark, String method, int threads) {
+        return new Measurement(benchmark, method, threads, false);
+    }
+
+    private static Measurement wait(Class<?> benchmark, String method) {
+        return new Measurement(benchmark, method, 8, true);
+    }
+}

@@ -1,0 +1,123 @@
+package io.hasp.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The server's ceiling for the benchmarks' unit of work: {@code redis-benchmark} sending EVALSHA of the
+ * lock's acquire script (the same arguments as the raw EVALSHA rows) from {@value #CLIENTS} connections
+ * with {@value #PIPELINE} commands pipelined on each. What a client library reaches is then a fraction of
+ * what the server can do at all on this machine.
+ *
+ * <p>Used by {@link BenchRunner}; not a JMH benchmark.
+ */
+public final class ServerCeiling {
+
+    /** Connections redis-benchmark opens ({@code -c}). */
+    public static final int CLIENTS = 16;
+
+    /** Commands pipelined per connection ({@code -P}). */
+    public static final int PIPELINE = 16;
+
+    /** What a measurement found. */
+    public record Result(String command, double requestsPerSecond, String detail) {
+
+        /**
+         * Returns whether a ceiling was measured.
+         *
+         * @return false when redis-benchmark was not found or failed
+         */
+        public boolean measured() {
+            return requestsPerSecond > 0;
+        }
+    }
+
+    private ServerCeiling() {
+    }
+
+    /**
+     * Finds redis-benchmark: beside the redis-server binary in use, else on the PATH.
+     *
+     * @param serverBinary the redis-server binary, or null when unknown
+     * @return the executable, or empty when there is none
+     */
+    public static Optional<Path> findRedisBenchmark(Path serverBinary) {
+        List<Path> candidates = new ArrayList<>();
+        if (serverBinary != null && serverBinary.getParent() != null) {
+            candidates.add(serverBinary.getParent().resolve("redis-benchmark"));
+        }
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String dir : path.split(java.io.File.pathSeparator)) {
+                if (!dir.isEmpty()) {
+                    candidates.add(Path.of(dir, "redis-benchmark"));
+                }
+            }
+        }
+        return candidates.stream().filter(Files::isExecutable).findFirst();
+    }
+
+    /**
+     * Runs redis-benchmark once against a server on which the script is already loaded.
+     *
+     * @param executable the redis-benchmark binary
+     * @param host the server's host
+     * @param port the server's port
+     * @param sha the acquire script's SHA1
+     * @param requests the number of EVALSHA calls to send ({@code -n})
+     * @return the measured rate, or a result whose detail says why there is none
+     */
+    public static Result measure(Path executable, String host, int port, String sha, long requests) {
+        List<String> command = List.of(executable.toString(), "-h", host, "-p", Integer.toString(port),
+                "-c", Integer.toString(CLIENTS), "-P", Integer.toString(PIPELINE), "-n", Long.toString(requests), "--csv",
+                "EVALSHA", sha, "1", "bench:ceiling", AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER,
+                AcquireScriptText.COUNT);
+        String shown = "redis-benchmark -c " + CLIENTS + " -P " + PIPELINE + " -n " + requests + " EVALSHA <acquire> 1 <key> "
+                + AcquireScriptText.LEASE_MILLIS + " " + AcquireScriptText.OWNER + " " + AcquireScriptText.COUNT;
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            byte[] output = process.getInputStream().readAllBytes();
+            if (!process.waitFor(5, TimeUnit.MINUTES) || process.exitValue() != 0) {
+                process.destroyForcibly();
+                return new Result(shown, 0, "redis-benchmark failed: " + tail(output));
+            }
+            return parse(shown, new String(output, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Result(shown, 0, "interrupted");
+        }
+    }
+
+    /**
+     * Reads requests/s from redis-benchmark's {@code --csv} output (header line, then one quoted row).
+     *
+     * @param command how the measurement was made, for the report
+     * @param csv the whole output
+     * @return the parsed result
+     */
+    static Result parse(String command, String csv) {
+        for (String line : csv.split("\\R")) {
+            if (line.startsWith("\"EVALSHA")) {
+                String[] cells = line.split("\",\"");
+                if (cells.length > 1) {
+                    return new Result(command, Double.parseDouble(cells[1].replace("\"", "")), "");
+                }
+            }
+        }
+        return new Result(command, 0, "no EVALSHA row in redis-benchmark's output: " + csv.strip());
+    }
+
+    private static String tail(byte[] output) {
+        String text = new String(output, StandardCharsets.UTF_8).strip();
+        return text.length() > 300 ? text.substring(text.length() - 300) : text;
+    }
+}

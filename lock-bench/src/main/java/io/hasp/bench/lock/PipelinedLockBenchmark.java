@@ -1,0 +1,83 @@
+package io.hasp.bench.lock;
+
+import io.hasp.bench.BenchEnvironment;
+import io.hasp.bench.Window;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+import org.redisson.api.RLock;
+
+/**
+ * Async pipelined acquire + release: one thread keeps {@value #WINDOW} pairs in flight through the
+ * libraries' async APIs. Each slot of the window owns a lock name and a holder id, so the pairs never
+ * contend; a pair is {@code lockAsync(lease, owner)} then, once granted, {@code unlockAsync(owner)}.
+ * Score: pairs/s (two scripts each, so scripts/s is twice the score).
+ *
+ * <p>Run: {@code java -jar lock-bench/target/benchmarks.jar 'PipelinedLockBenchmark' -f 1 -wi 2 -i 3 -w 1s -r 2s -prof gc}
+ * (or all rows at once with {@code lock-bench/bench.sh}).
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(1)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 3)
+@Threads(1)
+public class PipelinedLockBenchmark {
+
+    /** Pairs kept in flight per thread. */
+    public static final int WINDOW = 64;
+
+    /** The fixed lease of every acquisition, in milliseconds. */
+    public static final long LEASE_MILLIS = 30_000;
+
+    /** Per thread: the window and one lock per slot. */
+    @State(Scope.Thread)
+    public static class Slots {
+        final Window window = new Window(WINDOW);
+        final RLock[] redisson = new RLock[WINDOW];
+
+        /**
+         * Creates the slots' locks.
+         *
+         * @param env the shared server and clients
+         */
+        @Setup(Level.Trial)
+        public void setUp(BenchEnvironment env) {
+            for (int i = 0; i < WINDOW; i++) {
+                String name = env.key("pipelined");
+                redisson[i] = env.redisson().getLock(name);
+            }
+        }
+
+        /** Waits for the pairs still in flight. */
+        @TearDown(Level.Iteration)
+        public void drain() {
+            window.drain();
+        }
+    }
+
+    /**
+     * Redisson: {@code lockAsync(lease, unit, threadId)} then {@code unlockAsync(threadId)}.
+     *
+     * @param slots this thread's window
+     */
+    @Benchmark
+    public void redisson(Slots slots) {
+        int slot = slots.window.awaitSlot();
+        RLock lock = slots.redisson[slot];
+        long holder = slot + 1;
+        slots.window.started(slot, lock.lockAsync(LEASE_MILLIS, TimeUnit.MILLISECONDS, holder)
+                .thenCompose(granted -> lock.unlockAsync(holder)));
+    }
+}

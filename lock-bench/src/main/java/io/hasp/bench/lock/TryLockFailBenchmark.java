@@ -1,0 +1,75 @@
+package io.hasp.bench.lock;
+
+import io.hasp.bench.BenchEnvironment;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+import org.redisson.api.RLock;
+
+/**
+ * {@code tryLock(0, lease)} on a lock held elsewhere: 8 threads ask for a lock that another owner holds
+ * (written straight into Redis in the Redisson/hasp layout with a long expiry), so every call fails at
+ * once. Score: failed attempts/s. This is what a fleet pays to learn "busy, skip it".
+ *
+ * <p>Run: {@code java -jar lock-bench/target/benchmarks.jar 'TryLockFailBenchmark' -f 1 -wi 2 -i 3 -w 1s -r 2s -prof gc}
+ * (or all rows at once with {@code lock-bench/bench.sh}).
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(1)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 3)
+@Threads(8)
+public class TryLockFailBenchmark {
+
+    /** The lease asked for by the failing attempts, in seconds. */
+    public static final long LEASE_SECONDS = 30;
+
+    /** The lock, held by an owner no benchmark thread is. */
+    @State(Scope.Benchmark)
+    public static class HeldLock {
+        RLock redisson;
+
+        /**
+         * Writes the foreign hold and creates the lock objects.
+         *
+         * @param env the shared server and clients
+         */
+        @Setup(Level.Trial)
+        public void setUp(BenchEnvironment env) {
+            String name = env.key("held");
+            env.lettuce().sync().hset(name, "holder-elsewhere:1", "1");
+            env.lettuce().sync().pexpire(name, TimeUnit.HOURS.toMillis(1));
+            redisson = env.redisson().getLock(name);
+        }
+    }
+
+    /**
+     * Redisson.
+     *
+     * @param held the held lock
+     * @return false (asserted by the caller's reading of the score: a success would be a broken setup)
+     * @throws InterruptedException never in practice (no wait)
+     */
+    @Benchmark
+    public boolean redisson(HeldLock held) throws InterruptedException {
+        return check(held.redisson.tryLock(0, LEASE_SECONDS, TimeUnit.SECONDS));
+    }
+
+    static boolean check(boolean acquired) {
+        if (acquired) {
+            throw new IllegalStateException("tryLock: acquired a lock held elsewhere (expected: false)");
+        }
+        return false;
+    }
+}

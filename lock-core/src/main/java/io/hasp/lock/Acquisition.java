@@ -1,0 +1,263 @@
+package io.hasp.lock;
+
+import io.netty.util.Timeout;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One attempt to acquire a lock for one owner, with its deadline, its place among the lock's
+ * waiters and its result. It runs entirely on callbacks (replies, unlock messages, the timer):
+ * waiting costs no thread.
+ *
+ * <p>The algorithm: send the acquire script; on "held by another (ttl)" join the lock's wait
+ * channel and, once subscribed, try again (so no unlock between the failed try and the
+ * subscription goes unnoticed); then park until an unlock message, a local hand-off or
+ * min(ttl, time left) passes, and try again. Connection errors and timeouts are retried with
+ * backoff within the deadline, re-sending the same target hold count so that a retried acquire
+ * whose first reply was lost does not count the hold twice.
+ *
+ * <p>The result future completes with {@code true} (acquired), {@code false} (deadline passed)
+ * or an exception; it completes on an event-loop or timer thread. When the caller completes or
+ * cancels it first (deadline, interrupt, cancel) while an acquire lands, the acquired hold is
+ * given back, and an acquire with an unknown outcome is rolled back.
+ */
+final class Acquisition {
+
+    private static final long MIN_BACKOFF_MILLIS = 5;
+    private static final long MAX_BACKOFF_MILLIS = 200;
+    /** How long to wait for a holder that set no expiry before looking again. */
+    private static final long NO_TTL_POLL_MILLIS = 1_000;
+
+    private final LockService service;
+    private final String name;
+    private final LockOwner owner;
+    private final long leaseMillis;
+    private final boolean watchdog;
+    private final boolean bounded;
+    private final long deadlineNanos;
+    private final CompletableFuture<Boolean> result = new CompletableFuture<>();
+
+    private WaitChannel channel;     // guarded by this
+    private boolean joining;         // guarded by this
+    private Wake wake;               // guarded by this
+    private Timeout deadlineTimer;   // guarded by this
+    private boolean inFlight;        // guarded by this
+    private int unknownTarget;       // guarded by this; 0: no acquire with unknown outcome
+    private long backoffMillis;      // guarded by this
+
+    /**
+     * @param leaseMillis the lease, or -1 for the watchdog
+     * @param waitNanos how long to keep trying, or -1 for no deadline
+     */
+    Acquisition(LockService service, String name, LockOwner owner, long leaseMillis, long waitNanos) {
+        this.service = service;
+        this.name = name;
+        this.owner = owner;
+        this.watchdog = leaseMillis < 0;
+        this.leaseMillis = watchdog ? service.watchdogLeaseMillis() : leaseMillis;
+        this.bounded = waitNanos >= 0;
+        this.deadlineNanos = bounded ? service.nanoTime() + waitNanos : 0;
+    }
+
+    /** Starts the attempt; returns its result future (see the class comment). */
+    CompletableFuture<Boolean> start() {
+        result.whenComplete((acquired, error) -> finished());
+        if (bounded && remainingNanos() > 0) {
+            // A zero wait makes exactly one attempt: its reply decides, not a timer.
+            Timeout timer = service.schedule(() -> result.complete(false), remainingNanos(), TimeUnit.NANOSECONDS);
+            synchronized (this) {
+                deadlineTimer = timer;
+            }
+        }
+        attempt();
+        return result;
+    }
+
+    private long remainingNanos() {
+        return deadlineNanos - service.nanoTime();
+    }
+
+    private void attempt() {
+        if (result.isDone()) {
+            return;
+        }
+        int target = service.holds().count(name, owner.field()) + 1;
+        long sentNanos = service.nanoTime();
+        synchronized (this) {
+            inFlight = true;
+        }
+        service.acquire(name, owner, leaseMillis, target)
+                .whenComplete((ttl, error) -> onReply(target, sentNanos, ttl, error));
+    }
+
+    private void onReply(int target, long sentNanos, Long ttl, Throwable error) {
+        synchronized (this) {
+            inFlight = false;
+        }
+        if (error != null) {
+            onError(target, LockService.unwrap(error));
+        } else if (ttl == null) {
+            onAcquired(target, sentNanos);
+        } else {
+            synchronized (this) {
+                unknownTarget = 0;
+                backoffMillis = 0;
+            }
+            onHeld(ttl);
+        }
+    }
+
+    private void onAcquired(int target, long sentNanos) {
+        synchronized (this) {
+            unknownTarget = 0;
+        }
+        service.holds().acquired(name, owner.field(), target, leaseMillis, watchdog, sentNanos);
+        service.renewer().start();  // renews watchdog holds, and sweeps expired ones of the others
+        if (!result.complete(true)) {
+            // The caller gave up (deadline, cancel, interrupt) as this acquire landed: give it back.
+            service.release(name, owner);
+        }
+    }
+
+    private void onError(int target, Throwable cause) {
+        if (!LockService.retryable(cause)) {
+            synchronized (this) {
+                unknownTarget = target;
+            }
+            result.completeExceptionally(cause);
+            rollbackIfUnknown();
+            return;
+        }
+        long delay;
+        synchronized (this) {
+            unknownTarget = target;
+            backoffMillis = Math.min(MAX_BACKOFF_MILLIS, Math.max(MIN_BACKOFF_MILLIS, backoffMillis * 2));
+            delay = backoffMillis;
+        }
+        if (result.isDone()) {
+            rollbackIfUnknown();
+            return;
+        }
+        if (bounded) {
+            long left = TimeUnit.NANOSECONDS.toMillis(remainingNanos());
+            if (left <= 0) {
+                result.complete(false);
+                rollbackIfUnknown();
+                return;
+            }
+            delay = Math.min(delay, left);
+        }
+        service.schedule(this::attempt, delay, TimeUnit.MILLISECONDS);
+    }
+
+    private void onHeld(long ttl) {
+        if (result.isDone()) {
+            return;
+        }
+        if (bounded && remainingNanos() <= 0) {
+            result.complete(false);
+            return;
+        }
+        WaitChannel ch;
+        synchronized (this) {
+            ch = channel;
+            if (ch == null) {
+                if (joining) {
+                    return;
+                }
+                joining = true;
+            }
+        }
+        if (ch == null) {
+            service.waiters().join(name).whenComplete(this::onJoined);
+            return;
+        }
+        park(ch, ttl);
+    }
+
+    private void onJoined(WaitChannel joined, Throwable error) {
+        if (error != null) {
+            synchronized (this) {
+                joining = false;
+            }
+            // Could not subscribe (connection trouble): look again after a backoff, never spin.
+            onError(0, LockService.unwrap(error));
+            return;
+        }
+        synchronized (this) {
+            joining = false;
+            if (!result.isDone()) {
+                channel = joined;
+                joined = null;
+            }
+        }
+        if (joined != null) {
+            service.waiters().leave(joined);
+            return;
+        }
+        attempt();
+    }
+
+    private void park(WaitChannel ch, long ttl) {
+        long waitMillis = ttl >= 0 ? Math.max(1, ttl) : NO_TTL_POLL_MILLIS;
+        if (bounded) {
+            waitMillis = Math.min(waitMillis, Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos())));
+        }
+        Wake w = new Wake(this::attempt);
+        synchronized (this) {
+            if (result.isDone()) {
+                return;
+            }
+            wake = w;
+        }
+        if (!ch.parkUnlessPermit(w)) {
+            attempt();
+            return;
+        }
+        w.timeout(service.schedule(() -> {
+            if (w.claim()) {
+                ch.unpark(w);
+                w.run();
+            }
+        }, waitMillis, TimeUnit.MILLISECONDS));
+    }
+
+    /** Runs once, when the result completed: releases the wait channel and the timers. */
+    private void finished() {
+        WaitChannel ch;
+        Wake w;
+        Timeout timer;
+        synchronized (this) {
+            ch = channel;
+            channel = null;
+            w = wake;
+            wake = null;
+            timer = deadlineTimer;
+        }
+        if (timer != null) {
+            timer.cancel();
+        }
+        if (w != null && w.cancel() && ch != null) {
+            ch.unpark(w);
+        }
+        if (ch != null) {
+            service.waiters().leave(ch);
+        }
+        rollbackIfUnknown();
+    }
+
+    private void rollbackIfUnknown() {
+        int target;
+        synchronized (this) {
+            if (inFlight || unknownTarget == 0 || !result.isDone()) {
+                return;
+            }
+            target = unknownTarget;
+            unknownTarget = 0;
+        }
+        if (Boolean.TRUE.equals(result.getNow(null))) {
+            return;
+        }
+        service.rollback(name, owner, target, leaseMillis);
+    }
+}

@@ -1,0 +1,403 @@
+package io.hasp.lock;
+
+import io.hasp.client.Await;
+import io.hasp.client.RedisException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A reentrant distributed lock on Redis, wire-compatible with Redisson 4.x's {@code RLock}: a
+ * hasp client and a Redisson client using the same name exclude and wake each other.
+ *
+ * <p><b>Holds.</b> The owner of a hold is a {@link LockOwner}: this client's id and a holder id.
+ * The blocking methods use the calling thread's id; the {@code *Async} methods take the owner
+ * explicitly, because their continuations run on other threads ({@link #owner(long)} makes one).
+ * Holds are reentrant: each acquisition adds one, each unlock removes one, and the lock is
+ * freed (and its waiters told) when the count reaches zero.
+ *
+ * <p><b>Leases.</b> With a lease time the lock expires after it and is never renewed. Without
+ * one (or with -1) the client's watchdog keeps it alive: the lease ({@code HaspConfig.watchdogLease},
+ * 30 s by default) is renewed every third of it while held, and the hold's {@link #holdEnd} future
+ * reports {@link HoldEnd#LOST} if the renewal finds it gone.
+ *
+ * <p><b>Waiting.</b> Waiters subscribe to the lock's unlock channel and are woken by the unlock
+ * message or, at the latest, when the holder's lease runs out; the blocking methods wait on the
+ * async ones, and waiting asynchronously costs no thread.
+ *
+ * <p><b>Errors.</b> Bad arguments throw {@link IllegalArgumentException} and send nothing; an
+ * unlock by a non-holder throws {@link IllegalMonitorStateException}; Redis failures surface as
+ * {@link RedisException} subtypes (futures fail with them). Instances are cheap views and
+ * thread-safe; {@code newCondition()} is not supported.
+ */
+public final class HaspLock implements Lock {
+
+    private static final long NO_WAIT = -1;
+    private static final long WATCHDOG = -1;
+
+    private final LockService service;
+    private final String name;
+
+    HaspLock(LockService service, String name) {
+        this.service = service;
+        this.name = name;
+    }
+
+    /** The lock's name: the Redis key of its hash. */
+    public String getName() {
+        return name;
+    }
+
+    /** The owner {@code holderId} of this client, for the async methods. */
+    public LockOwner owner(long holderId) {
+        return service.owner(holderId);
+    }
+
+    /** The owner that the blocking methods use on the calling thread. */
+    @SuppressWarnings("deprecation")
+    public LockOwner currentOwner() {
+        return service.owner(Thread.currentThread().getId());
+    }
+
+    // ---------------------------------------------------------------- blocking acquisition
+
+    /** Acquires the lock with the watchdog lease, waiting as long as needed; interrupts are deferred. */
+    @Override
+    public void lock() {
+        lockUninterruptibly(WATCHDOG);
+    }
+
+    /**
+     * Acquires the lock for {@code leaseTime} (never renewed; -1: the watchdog), waiting as long as
+     * needed; interrupts are deferred until the lock is held.
+     */
+    public void lock(long leaseTime, TimeUnit unit) {
+        lockUninterruptibly(LockArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis()));
+    }
+
+    /** Acquires the lock for {@code leaseTime} (never renewed), waiting as long as needed. */
+    public void lock(Duration leaseTime) {
+        lockUninterruptibly(LockArguments.leaseMillis(leaseTime, service.minLeaseMillis()));
+    }
+
+    /** Acquires the lock with the watchdog lease, waiting until it is held or the thread is interrupted. */
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        await(service.tryAcquire(name, currentOwner(), WATCHDOG, NO_WAIT), currentOwner(), true);
+    }
+
+    /** Like {@link #lockInterruptibly()} with a lease of {@code leaseTime} (-1: the watchdog). */
+    public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
+        long lease = LockArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
+        await(service.tryAcquire(name, currentOwner(), lease, NO_WAIT), currentOwner(), true);
+    }
+
+    /** Like {@link #lockInterruptibly()} with a lease of {@code leaseTime}. */
+    public void lockInterruptibly(Duration leaseTime) throws InterruptedException {
+        long lease = LockArguments.leaseMillis(leaseTime, service.minLeaseMillis());
+        await(service.tryAcquire(name, currentOwner(), lease, NO_WAIT), currentOwner(), true);
+    }
+
+    /** Acquires the lock (watchdog lease) only if it is free now; one round trip. */
+    @Override
+    public boolean tryLock() {
+        return awaitUninterruptibly(service.tryAcquire(name, currentOwner(), WATCHDOG, 0), currentOwner());
+    }
+
+    /**
+     * Acquires the lock (watchdog lease) if it becomes free within {@code time}.
+     *
+     * @return true when acquired, false when the time passed first (also when Redis is unreachable)
+     * @throws InterruptedException when interrupted; a lock granted at that moment is given back
+     */
+    @Override
+    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+        long wait = LockArguments.waitNanos(time, unit);
+        return await(service.tryAcquire(name, currentOwner(), WATCHDOG, wait), currentOwner(), true);
+    }
+
+    /** Like {@link #tryLock(long, TimeUnit)}. */
+    public boolean tryLock(Duration waitTime) throws InterruptedException {
+        long wait = LockArguments.waitNanos(waitTime);
+        return await(service.tryAcquire(name, currentOwner(), WATCHDOG, wait), currentOwner(), true);
+    }
+
+    /**
+     * Acquires the lock for {@code leaseTime} (-1: the watchdog) if it becomes free within {@code waitTime}.
+     *
+     * @return true when acquired, false when the wait time passed first (also when Redis is unreachable)
+     * @throws InterruptedException when interrupted; a lock granted at that moment is given back
+     */
+    public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
+        long wait = LockArguments.waitNanos(waitTime, unit);
+        long lease = LockArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
+        return await(service.tryAcquire(name, currentOwner(), lease, wait), currentOwner(), true);
+    }
+
+    /** Like {@link #tryLock(long, long, TimeUnit)} with durations. */
+    public boolean tryLock(Duration waitTime, Duration leaseTime) throws InterruptedException {
+        long wait = LockArguments.waitNanos(waitTime);
+        long lease = LockArguments.leaseMillis(leaseTime, service.minLeaseMillis());
+        return await(service.tryAcquire(name, currentOwner(), lease, wait), currentOwner(), true);
+    }
+
+    // ---------------------------------------------------------------- blocking release and queries
+
+    /**
+     * Gives back one hold of the calling thread; frees the lock when it was the last one.
+     *
+     * @throws IllegalMonitorStateException when the calling thread does not hold the lock
+     */
+    @Override
+    public void unlock() {
+        join(service.release(name, currentOwner()));
+    }
+
+    /** Frees the lock whoever holds it; true when it was locked. */
+    public boolean forceUnlock() {
+        return join(forceUnlockAsync());
+    }
+
+    /** Whether anyone (this client, another, or a Redisson client) holds the lock. */
+    public boolean isLocked() {
+        return join(isLockedAsync());
+    }
+
+    /** Whether the calling thread holds the lock. */
+    public boolean isHeldByCurrentThread() {
+        return join(isHeldByAsync(currentOwner()));
+    }
+
+    /** Whether {@code owner} holds the lock. */
+    public boolean isHeldBy(LockOwner owner) {
+        return join(isHeldByAsync(owner));
+    }
+
+    /** The calling thread's hold count (0 when it does not hold the lock). */
+    public int getHoldCount() {
+        return join(getHoldCountAsync(currentOwner()));
+    }
+
+    /** The lock's remaining time to live in milliseconds: -2 when not locked, -1 when it has no expiry. */
+    public long remainTimeToLive() {
+        return join(remainTimeToLiveAsync());
+    }
+
+    /** Not supported. */
+    @Override
+    public Condition newCondition() {
+        throw new UnsupportedOperationException("newCondition: distributed conditions are not supported");
+    }
+
+    // ---------------------------------------------------------------- async
+
+    /** Acquires the lock for {@code owner} with the watchdog lease, waiting as long as needed. */
+    public CompletableFuture<Void> lockAsync(LockOwner owner) {
+        return lockAsync(WATCHDOG, TimeUnit.MILLISECONDS, owner);
+    }
+
+    /**
+     * Acquires the lock for {@code owner} for {@code leaseTime} (-1: the watchdog), waiting as long as
+     * needed. Cancelling the future gives back a lock granted concurrently.
+     */
+    public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, LockOwner owner) {
+        long lease = LockArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
+        LockArguments.notNull("owner", owner);
+        CompletableFuture<Boolean> acquiring = service.tryAcquire(name, owner, lease, NO_WAIT);
+        CompletableFuture<Void> result = acquiring.thenApply(acquired -> null);
+        result.whenComplete((v, e) -> {
+            if (result.isCancelled()) {
+                acquiring.cancel(false);
+            }
+        });
+        return result;
+    }
+
+    /** Like {@link #lockAsync(long, TimeUnit, LockOwner)} with a duration. */
+    public CompletableFuture<Void> lockAsync(Duration leaseTime, LockOwner owner) {
+        return lockAsync(LockArguments.leaseMillis(leaseTime, service.minLeaseMillis()), TimeUnit.MILLISECONDS, owner);
+    }
+
+    /** One attempt (watchdog lease): the future is true when {@code owner} holds the lock now. */
+    public CompletableFuture<Boolean> tryLockAsync(LockOwner owner) {
+        return service.tryAcquire(name, LockArguments.notNull("owner", owner), WATCHDOG, 0);
+    }
+
+    /**
+     * Acquires the lock for {@code owner} for {@code leaseTime} (-1: the watchdog) if it becomes free
+     * within {@code waitTime}. The future completes with true (acquired) or false (the wait time passed,
+     * also when Redis is unreachable), or fails with a non-retryable Redis error; it completes on an
+     * event-loop or timer thread. Cancelling it gives back a lock granted concurrently.
+     */
+    public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, LockOwner owner) {
+        long wait = LockArguments.waitNanos(waitTime, unit);
+        long lease = LockArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
+        return service.tryAcquire(name, LockArguments.notNull("owner", owner), lease, wait);
+    }
+
+    /** Like {@link #tryLockAsync(long, long, TimeUnit, LockOwner)} with durations. */
+    public CompletableFuture<Boolean> tryLockAsync(Duration waitTime, Duration leaseTime, LockOwner owner) {
+        long wait = LockArguments.waitNanos(waitTime);
+        long lease = LockArguments.leaseMillis(leaseTime, service.minLeaseMillis());
+        return service.tryAcquire(name, LockArguments.notNull("owner", owner), lease, wait);
+    }
+
+    /** Like {@link #tryLockAsync(long, long, TimeUnit, LockOwner)} with the watchdog lease. */
+    public CompletableFuture<Boolean> tryLockAsync(Duration waitTime, LockOwner owner) {
+        long wait = LockArguments.waitNanos(waitTime);
+        return service.tryAcquire(name, LockArguments.notNull("owner", owner), WATCHDOG, wait);
+    }
+
+    /**
+     * Gives back one hold of {@code owner}. The future fails with {@link IllegalMonitorStateException}
+     * when the owner does not hold the lock; a lost reply is retried with the same request id, so the
+     * real owner never sees that exception because of a retry.
+     */
+    public CompletableFuture<Void> unlockAsync(LockOwner owner) {
+        return service.release(name, LockArguments.notNull("owner", owner));
+    }
+
+    /** Frees the lock whoever holds it; the future is true when it was locked. */
+    public CompletableFuture<Boolean> forceUnlockAsync() {
+        return service.forceRelease(name);
+    }
+
+    /** Whether anyone holds the lock. */
+    public CompletableFuture<Boolean> isLockedAsync() {
+        return service.redis().pttl(name).thenApply(ttl -> ttl != -2);
+    }
+
+    /** Whether {@code owner} holds the lock. */
+    public CompletableFuture<Boolean> isHeldByAsync(LockOwner owner) {
+        return service.redis().hexists(name, LockArguments.notNull("owner", owner).field());
+    }
+
+    /** The hold count of {@code owner} (0 when it does not hold the lock). */
+    public CompletableFuture<Integer> getHoldCountAsync(LockOwner owner) {
+        return service.redis().hget(name, LockArguments.notNull("owner", owner).field())
+                .thenApply(count -> count == null ? 0 : Integer.parseInt(count));
+    }
+
+    /** The lock's remaining time to live in milliseconds: -2 when not locked, -1 when it has no expiry. */
+    public CompletableFuture<Long> remainTimeToLiveAsync() {
+        return service.redis().pttl(name);
+    }
+
+    /**
+     * Completes when {@code owner}'s current hold on this lock ends, telling how
+     * ({@link HoldEnd#LOST} is the signal that the owner no longer has mutual exclusion). Completes
+     * with {@link HoldEnd#RELEASED} at once when this client tracks no hold of {@code owner}.
+     * Completes on an event-loop or timer thread.
+     */
+    public CompletableFuture<HoldEnd> holdEnd(LockOwner owner) {
+        return service.holdEnd(name, LockArguments.notNull("owner", owner));
+    }
+
+    /** {@link #holdEnd(LockOwner)} for the calling thread's hold. */
+    public CompletableFuture<HoldEnd> holdEnd() {
+        return holdEnd(currentOwner());
+    }
+
+    /** The lock's name and client. */
+    @Override
+    public String toString() {
+        return "HaspLock[" + name + ", client " + service.clientId() + "]";
+    }
+
+    // ---------------------------------------------------------------- waiting on the async path
+
+    private void lockUninterruptibly(long leaseMillis) {
+        LockOwner owner = currentOwner();
+        awaitUninterruptibly(service.tryAcquire(name, owner, leaseMillis, NO_WAIT), owner);
+    }
+
+    private boolean awaitUninterruptibly(CompletableFuture<Boolean> acquiring, LockOwner owner) {
+        boolean interrupted = false;
+        try {
+            for (;;) {
+                try {
+                    return await(acquiring, owner, false);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private boolean await(CompletableFuture<Boolean> acquiring, LockOwner owner, boolean interruptible)
+            throws InterruptedException {
+        if (!acquiring.isDone()) {
+            blockingAllowed(acquiring, owner);
+        }
+        for (;;) {
+            try {
+                return acquiring.get();
+            } catch (InterruptedException e) {
+                if (!interruptible) {
+                    throw e;
+                }
+                abandon(acquiring, owner);
+                throw e;
+            } catch (ExecutionException e) {
+                throw propagate(e.getCause());
+            }
+        }
+    }
+
+    /** A blocking call on a client thread would wait for itself: fail fast, leaving nothing behind. */
+    private void blockingAllowed(CompletableFuture<Boolean> acquiring, LockOwner owner) {
+        try {
+            Await.checkBlockingAllowed("a blocking HaspLock call");
+        } catch (RuntimeException e) {
+            abandon(acquiring, owner);
+            throw e;
+        }
+    }
+
+    private void abandon(CompletableFuture<Boolean> acquiring, LockOwner owner) {
+        if (!acquiring.cancel(/* mayInterruptIfRunning= */ false)
+                && !acquiring.isCompletedExceptionally() && Boolean.TRUE.equals(acquiring.getNow(false))) {
+            service.release(name, owner);
+        }
+    }
+
+    private static <T> T join(CompletableFuture<T> future) {
+        if (!future.isDone()) {
+            Await.checkBlockingAllowed("a blocking HaspLock call");
+        }
+        boolean interrupted = false;
+        try {
+            for (;;) {
+                try {
+                    return future.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw propagate(e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static RuntimeException propagate(Throwable cause) {
+        Throwable t = LockService.unwrap(cause);
+        if (t instanceof RuntimeException e) {
+            return e;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new RedisException(t.toString());
+    }
+}

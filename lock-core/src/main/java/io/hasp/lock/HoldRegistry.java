@@ -1,0 +1,63 @@
+package io.hasp.lock;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The holds this client knows it has, by lock name and owner. Shared by every {@link HaspLock}
+ * of one client, the {@link LeaseRenewer} and the unlock path. Thread-safe.
+ */
+final class HoldRegistry {
+
+    private record Key(String name, String owner) {
+    }
+
+    private final ConcurrentHashMap<Key, Hold> holds = new ConcurrentHashMap<>();
+
+    /** The hold of {@code owner} on {@code name}, or null. */
+    Hold get(String name, String owner) {
+        return holds.get(new Key(name, owner));
+    }
+
+    /** The hold count this client believes {@code owner} has on {@code name} (0: none). */
+    int count(String name, String owner) {
+        Hold hold = holds.get(new Key(name, owner));
+        return hold == null ? 0 : hold.count();
+    }
+
+    /** Records a successful acquisition and returns the (possibly new) hold. */
+    Hold acquired(String name, String owner, int target, long leaseMillis, boolean watchdog, long sentNanos) {
+        Hold hold = holds.computeIfAbsent(new Key(name, owner), k -> new Hold(name, owner));
+        hold.acquired(target, leaseMillis, watchdog, sentNanos);
+        return hold;
+    }
+
+    /** Forgets {@code hold} (if it is still the registered one) and completes its end with {@code how}. */
+    void end(Hold hold, HoldEnd how) {
+        holds.remove(new Key(hold.name, hold.owner), hold);
+        hold.end.complete(how);
+    }
+
+    /** Every registered hold, a snapshot. */
+    Collection<Hold> all() {
+        return new ArrayList<>(holds.values());
+    }
+
+    /** The registered holds on lock {@code name}, a snapshot. */
+    List<Hold> onLock(String name) {
+        List<Hold> result = new ArrayList<>();
+        for (Hold hold : holds.values()) {
+            if (hold.name.equals(name)) {
+                result.add(hold);
+            }
+        }
+        return result;
+    }
+
+    /** Number of registered holds. */
+    int size() {
+        return holds.size();
+    }
+}

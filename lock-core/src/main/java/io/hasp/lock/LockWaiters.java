@@ -1,0 +1,123 @@
+package io.hasp.lock;
+
+import io.hasp.client.pubsub.PubSub;
+import io.hasp.client.pubsub.Subscription;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link WaitChannel}s of one client: one subscription per lock name with waiters,
+ * reference-counted, kept for a short linger after the last waiter left so that a lock under
+ * steady contention does not pay a SUBSCRIBE/UNSUBSCRIBE pair per acquisition. Thread-safe.
+ */
+final class LockWaiters {
+
+    private static final Logger log = LoggerFactory.getLogger(LockWaiters.class);
+
+    private final PubSub pubSub;
+    private final Timer timer;
+    private final long lingerMillis;
+    private final ConcurrentHashMap<String, WaitChannel> channels = new ConcurrentHashMap<>();
+
+    LockWaiters(PubSub pubSub, Timer timer, long lingerMillis) {
+        this.pubSub = pubSub;
+        this.timer = timer;
+        this.lingerMillis = lingerMillis;
+    }
+
+    /**
+     * Joins the waiters of lock {@code name}; the future completes with the channel once its
+     * subscription is confirmed (the caller retries only then: no lost wake-up), or fails when
+     * subscribing failed. Every successful or failed join is followed by one {@link #leave}.
+     */
+    CompletableFuture<WaitChannel> join(String name) {
+        for (;;) {
+            WaitChannel channel = channels.get(name);
+            boolean created = false;
+            if (channel == null) {
+                WaitChannel fresh = new WaitChannel(name);
+                channel = channels.putIfAbsent(name, fresh);
+                if (channel == null) {
+                    channel = fresh;
+                    created = true;
+                }
+            }
+            if (!channel.join()) {
+                channels.remove(name, channel);
+                continue;
+            }
+            if (created) {
+                subscribe(channel);
+            }
+            return channel.ready;
+        }
+    }
+
+    private void subscribe(WaitChannel channel) {
+        CompletableFuture<Subscription> subscribing;
+        try {
+            subscribing = pubSub.subscribe(channel.channel, channel);
+        } catch (RuntimeException e) {
+            subscribing = CompletableFuture.failedFuture(e);
+        }
+        subscribing.whenComplete((subscription, error) -> {
+            if (error != null) {
+                channel.closeFailed();
+                channels.remove(channel.name, channel);
+                channel.ready.completeExceptionally(error);
+                return;
+            }
+            channel.subscribed(subscription);
+            channel.ready.complete(channel);
+        });
+    }
+
+    /** Leaves the waiters of {@code channel}'s lock. */
+    void leave(WaitChannel channel) {
+        if (!channel.leave()) {
+            return;
+        }
+        try {
+            channel.linger(timer.newTimeout(t -> retire(channel, t), lingerMillis, TimeUnit.MILLISECONDS));
+        } catch (RuntimeException e) {
+            log.debug("timer stopped, unsubscribing {} now", channel.channel);
+            retire(channel, null);
+        }
+    }
+
+    private void retire(WaitChannel channel, Timeout timeout) {
+        if (timeout == null) {
+            channel.closeFailed();
+        } else if (!channel.closeIfIdle(timeout)) {
+            return;
+        }
+        channels.remove(channel.name, channel);
+        channel.ready.thenAccept(c -> {
+            Subscription subscription = c.subscription();
+            if (subscription != null) {
+                subscription.unsubscribe().exceptionally(e -> {
+                    log.debug("unsubscribing {} failed: {}", c.channel, e.toString());
+                    return null;
+                });
+            }
+        });
+    }
+
+    /** This client freed lock {@code name}: hand it to a local waiter, if one is parked. */
+    void handOff(String name) {
+        WaitChannel channel = channels.get(name);
+        if (channel != null) {
+            channel.handOff();
+        }
+    }
+
+    /** The channel of lock {@code name}, or null; for tests and diagnostics. */
+    WaitChannel channel(String name) {
+        return channels.get(name);
+    }
+}

@@ -1,0 +1,35 @@
+package io.hasp.lock;
+
+import io.hasp.client.RedisCommands;
+import io.hasp.client.Replies;
+import io.hasp.client.script.Script;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** Typed call of {@code unlock.lua}: give back one hold; a re-sent request answers the first outcome. */
+final class UnlockScript {
+
+    static final Script SCRIPT = Script.fromResource(UnlockScript.class, "unlock.lua");
+
+    /** The owner does not hold the lock. */
+    static final Long NOT_HELD = null;
+    /** The owner still holds the lock with one hold fewer. */
+    static final long STILL_HELD = 0L;
+    /** The lock was freed and its unlock message published. */
+    static final long RELEASED = 1L;
+
+    private UnlockScript() {
+    }
+
+    /**
+     * Releases one hold of {@code owner} on lock {@code name}.
+     *
+     * @return a future of {@code null} (not held), {@code 0} (still held) or {@code 1} (freed)
+     */
+    static CompletableFuture<Long> run(RedisCommands redis, String name, String owner, String requestId,
+            long leaseMillis, long latchMillis) {
+        List<String> keys = List.of(name, LockKeys.channel(name), LockKeys.unlockLatch(name, requestId));
+        return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, keys,
+                LockKeys.UNLOCK_MESSAGE, leaseMillis, owner, latchMillis);
+    }
+}

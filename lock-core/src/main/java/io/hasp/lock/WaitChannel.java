@@ -1,0 +1,193 @@
+package io.hasp.lock;
+
+import io.hasp.client.pubsub.MessageListener;
+import io.hasp.client.pubsub.Subscription;
+import io.netty.util.Timeout;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The waiters of one lock name in one client, sharing one subscription to the lock's unlock
+ * channel. An unlock message ({@code "0"}) wakes one parked waiter, or leaves a permit for a
+ * waiter that is between a failed attempt and parking (at most one permit per waiter); a
+ * {@code "1"} message or a resubscription wakes them all.
+ *
+ * <p>Local hand-off: when this client itself frees the lock it wakes one parked waiter at once
+ * and takes a credit; the next unlock message (its own, which can arrive no later than any
+ * message published after it) is then absorbed, so the total number of wake-ups still equals the
+ * number of unlocks. Thread-safe: the fields are guarded by {@code this}; wake actions run
+ * outside the monitor.
+ */
+final class WaitChannel implements MessageListener {
+
+    final String name;
+    final String channel;
+    /** Completes with this channel once the server confirmed the subscription. */
+    final CompletableFuture<WaitChannel> ready = new CompletableFuture<>();
+
+    private final ArrayDeque<Wake> parked = new ArrayDeque<>();
+    private int refs;                   // guarded by this
+    private int permits;                // guarded by this
+    private int credits;                // guarded by this
+    private boolean closed;             // guarded by this
+    private Timeout linger;             // guarded by this
+    private Subscription subscription;  // guarded by this
+
+    WaitChannel(String name) {
+        this.name = name;
+        this.channel = LockKeys.channel(name);
+    }
+
+    /** Adds a waiter; false when the channel is closed (the caller makes a new one). */
+    synchronized boolean join() {
+        if (closed) {
+            return false;
+        }
+        refs++;
+        if (linger != null) {
+            linger.cancel();
+            linger = null;
+        }
+        return true;
+    }
+
+    /** Removes a waiter; true when it was the last one (the caller schedules the linger). */
+    synchronized boolean leave() {
+        if (closed || refs == 0) {
+            return false;
+        }
+        refs--;
+        if (refs == 0) {
+            permits = 0;
+            return true;
+        }
+        permits = Math.min(permits, refs);
+        return false;
+    }
+
+    synchronized void linger(Timeout timeout) {
+        if (refs == 0 && !closed) {
+            if (linger != null) {
+                linger.cancel();
+            }
+            linger = timeout;
+        } else {
+            timeout.cancel();
+        }
+    }
+
+    /** Closes the channel if it is still unused and {@code timeout} is its current linger. */
+    synchronized boolean closeIfIdle(Timeout timeout) {
+        if (closed || refs != 0 || linger != timeout) {
+            return false;
+        }
+        closed = true;
+        return true;
+    }
+
+    /** Closes the channel because its subscription failed. */
+    synchronized void closeFailed() {
+        closed = true;
+    }
+
+    synchronized void subscribed(Subscription subscription) {
+        this.subscription = subscription;
+    }
+
+    synchronized Subscription subscription() {
+        return subscription;
+    }
+
+    /** Parks {@code wake} unless a permit is available; false (permit consumed) means: retry now. */
+    synchronized boolean parkUnlessPermit(Wake wake) {
+        if (permits > 0) {
+            permits--;
+            return false;
+        }
+        parked.addLast(wake);
+        return true;
+    }
+
+    /** Takes {@code wake} out of the queue (after its timeout claimed it, or its attempt ended). */
+    synchronized void unpark(Wake wake) {
+        parked.remove(wake);
+    }
+
+    /** This client freed the lock: wake one local waiter without waiting for the message. */
+    void handOff() {
+        Wake wake;
+        synchronized (this) {
+            if (!ready.isDone() || ready.isCompletedExceptionally()) {
+                return;
+            }
+            wake = pollClaimed();
+            if (wake == null) {
+                return;
+            }
+            credits++;
+        }
+        wake.run();
+    }
+
+    /** Handles an unlock message; runs on an event-loop thread. */
+    @Override
+    public void onMessage(String channel, String message) {
+        if (LockKeys.UNLOCK_MESSAGE.equals(message)) {
+            Wake wake;
+            synchronized (this) {
+                if (credits > 0) {
+                    credits--;
+                    return;
+                }
+                wake = pollClaimed();
+                if (wake == null) {
+                    permits = Math.min(permits + 1, refs);
+                    return;
+                }
+            }
+            wake.run();
+        } else if (LockKeys.READ_UNLOCK_MESSAGE.equals(message)) {
+            wakeAll();
+        }
+    }
+
+    /** Messages may have been lost while the subscription was down: wake everyone to look again. */
+    @Override
+    public void onResubscribed(String channel) {
+        synchronized (this) {
+            credits = 0;
+        }
+        wakeAll();
+    }
+
+    private void wakeAll() {
+        List<Wake> wakes = new ArrayList<>();
+        synchronized (this) {
+            for (Wake wake; (wake = pollClaimed()) != null; ) {
+                wakes.add(wake);
+            }
+            // Waiters that were not parked (between a failed try and parking) look again too.
+            permits = Math.max(permits, refs - wakes.size());
+        }
+        for (Wake wake : wakes) {
+            wake.run();
+        }
+    }
+
+    // guarded by this
+    private Wake pollClaimed() {
+        for (Wake wake; (wake = parked.pollFirst()) != null; ) {
+            if (wake.claim()) {
+                return wake;
+            }
+        }
+        return null;
+    }
+
+    /** Number of waiters, for tests and diagnostics. */
+    synchronized int waiters() {
+        return refs;
+    }
+}

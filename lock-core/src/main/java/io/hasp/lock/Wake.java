@@ -1,0 +1,57 @@
+package io.hasp.lock;
+
+import io.netty.util.Timeout;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One parked wait of an acquisition: woken exactly once, by an unlock message, a local hand-off
+ * or its timeout, whichever claims it first. Thread-safe.
+ */
+final class Wake {
+
+    private final AtomicBoolean claimed = new AtomicBoolean();
+    private final Runnable action;
+    private volatile Timeout timeout;
+
+    Wake(Runnable action) {
+        this.action = action;
+    }
+
+    /** Takes the right to run; true for exactly one caller. */
+    boolean claim() {
+        return claimed.compareAndSet(false, true);
+    }
+
+    /** Claims it without running it (the wait was abandoned); true when it was still unclaimed. */
+    boolean cancel() {
+        if (!claim()) {
+            return false;
+        }
+        Timeout t = timeout;
+        if (t != null) {
+            t.cancel();
+        }
+        return true;
+    }
+
+    /** Whether someone already claimed it. */
+    boolean claimed() {
+        return claimed.get();
+    }
+
+    void timeout(Timeout timeout) {
+        this.timeout = timeout;
+        if (claimed.get()) {
+            timeout.cancel();
+        }
+    }
+
+    /** Runs the action of a wake that the caller has claimed. */
+    void run() {
+        Timeout t = timeout;
+        if (t != null) {
+            t.cancel();
+        }
+        action.run();
+    }
+}

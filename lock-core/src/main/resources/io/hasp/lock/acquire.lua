@@ -1,0 +1,31 @@
+-- acquire.lua: take or re-enter a reentrant lock for one owner; safe to send twice.
+--
+-- Layout (shared with Redisson 4.x): the lock is a hash whose single field is the owner,
+-- "<clientId>:<holderId>", mapped to the owner's hold count; the key's PEXPIRE is the lease.
+--
+-- KEYS[1]  the lock's hash
+-- ARGV[1]  lease in milliseconds: the key's PEXPIRE once the owner holds the lock
+-- ARGV[2]  the owner field, "<clientId>:<holderId>"
+-- ARGV[3]  the hold count this request brings the owner to (the caller's count + 1). A request
+--          re-sent after its reply was lost finds the count already reached and adds nothing.
+--
+-- Returns  nil when the owner holds the lock after the call (taken, re-entered, or taken by an
+--          earlier send of this same request); otherwise the lock's remaining time to live in
+--          milliseconds (PTTL; -1 when the holder set no expiry).
+
+local held = redis.call('hget', KEYS[1], ARGV[2])
+if held then
+    if tonumber(held) < tonumber(ARGV[3]) then
+        redis.call('hincrby', KEYS[1], ARGV[2], 1)
+    end
+    redis.call('pexpire', KEYS[1], ARGV[1])
+    return nil
+end
+
+if redis.call('exists', KEYS[1]) == 0 then
+    redis.call('hincrby', KEYS[1], ARGV[2], 1)
+    redis.call('pexpire', KEYS[1], ARGV[1])
+    return nil
+end
+
+return redis.call('pttl', KEYS[1])

@@ -1,0 +1,13 @@
+-- force_unlock.lua: free a lock whoever holds it, however many times.
+--
+-- KEYS[1]  the lock's hash
+-- KEYS[2]  the lock's unlock channel, "redisson_lock__channel:{<name>}"
+-- ARGV[1]  the message published when a lock was freed: "0" (wake one waiter)
+--
+-- Returns  1 when a lock existed and was deleted (and ARGV[1] published), 0 when there was none.
+
+if redis.call('del', KEYS[1]) == 1 then
+    redis.call('publish', KEYS[2], ARGV[1])
+    return 1
+end
+return 0

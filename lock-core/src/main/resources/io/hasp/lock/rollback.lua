@@ -1,0 +1,27 @@
+-- rollback.lua: undo one acquisition whose caller gave up on it (deadline passed, cancelled)
+-- while its outcome was unknown. Safe to send twice and harmless when the acquire never ran.
+--
+-- KEYS[1]  the lock's hash
+-- KEYS[2]  the lock's unlock channel, "redisson_lock__channel:{<name>}"
+-- ARGV[1]  the message published when the lock becomes free: "0" (wake one waiter)
+-- ARGV[2]  the owner field, "<clientId>:<holderId>"
+-- ARGV[3]  the hold count the abandoned acquisition would have brought the owner to
+-- ARGV[4]  lease in milliseconds to set when the owner still holds the lock afterwards
+--
+-- Returns  1 when the acquisition had taken effect and was undone (the lock freed and ARGV[1]
+--          published if that was the only hold), 0 when there was nothing to undo.
+
+local held = redis.call('hget', KEYS[1], ARGV[2])
+if not held or tonumber(held) ~= tonumber(ARGV[3]) then
+    return 0
+end
+
+if tonumber(held) > 1 then
+    redis.call('hincrby', KEYS[1], ARGV[2], -1)
+    redis.call('pexpire', KEYS[1], ARGV[4])
+    return 1
+end
+
+redis.call('del', KEYS[1])
+redis.call('publish', KEYS[2], ARGV[1])
+return 1

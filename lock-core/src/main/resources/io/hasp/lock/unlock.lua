@@ -1,0 +1,36 @@
+-- unlock.lua: give back one hold of a reentrant lock; safe to send twice.
+--
+-- KEYS[1]  the lock's hash (owner field -> hold count)
+-- KEYS[2]  the lock's unlock channel, "redisson_lock__channel:{<name>}"
+-- KEYS[3]  this request's unlock latch, "redisson_unlock_latch:{<name>}:<requestId>": it records
+--          the outcome so that the same request sent again (after a timeout or a lost reply)
+--          answers what the first send did instead of failing for the real owner
+-- ARGV[1]  the message published when the lock becomes free: "0" (wake one waiter)
+-- ARGV[2]  lease in milliseconds to set when the owner still holds the lock afterwards
+-- ARGV[3]  the owner field, "<clientId>:<holderId>"
+-- ARGV[4]  how long the latch lives, in milliseconds (longer than the caller's retry budget)
+--
+-- Returns  nil when the owner does not hold the lock (nothing changed); 0 when the owner still
+--          holds it (count decremented, lease reset to ARGV[2]); 1 when the lock was freed
+--          (key deleted, ARGV[1] published on KEYS[2]).
+
+local earlier = redis.call('get', KEYS[3])
+if earlier then
+    return tonumber(earlier)
+end
+
+if redis.call('hexists', KEYS[1], ARGV[3]) == 0 then
+    return nil
+end
+
+local remaining = redis.call('hincrby', KEYS[1], ARGV[3], -1)
+if remaining > 0 then
+    redis.call('pexpire', KEYS[1], ARGV[2])
+    redis.call('set', KEYS[3], 0, 'px', ARGV[4])
+    return 0
+end
+
+redis.call('del', KEYS[1])
+redis.call('publish', KEYS[2], ARGV[1])
+redis.call('set', KEYS[3], 1, 'px', ARGV[4])
+return 1

@@ -1,0 +1,192 @@
+package io.hasp.it.lock;
+
+import static io.hasp.it.lock.Clients.seconds;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hasp.HaspClient;
+import io.hasp.lock.HaspLock;
+import io.hasp.testing.RedisProbe;
+import io.hasp.testing.RedisServer;
+import io.hasp.testing.RedisServerExtension;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.Redisson;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+/**
+ * A hasp client and a Redisson 4.x client on the same lock name: they exclude each other, wake
+ * each other through the unlock channel, and see each other's holds.
+ */
+@ExtendWith(RedisServerExtension.class)
+class RedissonInteropIT {
+
+    private static HaspClient hasp;
+    private static RedissonClient redisson;
+    private static RedisProbe probe;
+    private String name;
+
+    @BeforeAll
+    static void start(RedisServer server) {
+        hasp = Clients.hasp(server.uri(), seconds(30));
+        Config config = new Config();
+        config.useSingleServer().setAddress(server.uri());
+        redisson = Redisson.create(config);
+        probe = RedisProbe.connect(server.port());
+    }
+
+    @AfterAll
+    static void stop() {
+        hasp.close();
+        redisson.shutdown();
+        probe.close();
+    }
+
+    @BeforeEach
+    void name(TestInfo test) {
+        name = "interop:" + test.getTestMethod().orElseThrow().getName();
+    }
+
+    private static <T> T onOtherThread(java.util.concurrent.Callable<T> body) throws Exception {
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try {
+            return thread.submit(body).get(60, TimeUnit.SECONDS);
+        } finally {
+            thread.shutdownNow();
+        }
+    }
+
+    @Test
+    void redissonSeesAHaspHoldAndCannotTakeIt() throws Exception {
+        HaspLock lock = hasp.getLock(name);
+        lock.lock();
+        try {
+            RLock theirs = redisson.getLock(name);
+            assertTrue(theirs.isLocked());
+            assertTrue(theirs.remainTimeToLive() > 0);
+            assertFalse(onOtherThread(() -> theirs.tryLock(0, TimeUnit.SECONDS)));
+            assertFalse(theirs.isHeldByCurrentThread());
+        } finally {
+            lock.unlock();
+        }
+        assertFalse(redisson.getLock(name).isLocked());
+    }
+
+    @Test
+    void haspSeesARedissonHoldAndCannotTakeIt() throws Exception {
+        RLock theirs = redisson.getLock(name);
+        theirs.lock();
+        try {
+            theirs.lock();  // re-entered: count 2
+            HaspLock lock = hasp.getLock(name);
+            assertTrue(lock.isLocked());
+            assertTrue(lock.remainTimeToLive() > 0);
+            assertFalse(onOtherThread(() -> lock.tryLock()));
+            assertFalse(lock.isHeldByCurrentThread());
+            theirs.unlock();
+            assertTrue(lock.isLocked());
+        } finally {
+            theirs.unlock();
+        }
+        assertFalse(hasp.getLock(name).isLocked());
+    }
+
+    @Test
+    void aRedissonUnlockWakesAHaspWaiterLongBeforeTheLeaseRunsOut() throws Exception {
+        RLock theirs = redisson.getLock(name);
+        theirs.lock();  // Redisson's watchdog: 30 s lease
+        HaspLock lock = hasp.getLock(name);
+        CompletableFuture<Boolean> waiter = lock.tryLockAsync(seconds(20), lock.owner(1));
+        Clients.await("the hasp waiter subscribed", seconds(10),
+                () -> Clients.subscribers(probe, "redisson_lock__channel:{" + name + "}") == 1);
+        assertFalse(waiter.isDone());
+        theirs.unlock();
+        assertTrue(waiter.get(20, TimeUnit.SECONDS), "woken by Redisson's unlock message within 20 s of a 30 s lease");
+        lock.unlockAsync(lock.owner(1)).get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aHaspUnlockWakesARedissonWaiterLongBeforeTheLeaseRunsOut() throws Exception {
+        HaspLock lock = hasp.getLock(name);
+        lock.lock();  // hasp's watchdog: 30 s lease
+        CountDownLatch waiting = new CountDownLatch(1);
+        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
+            RLock theirs = redisson.getLock(name);
+            try {
+                waiting.countDown();
+                boolean acquired = theirs.tryLock(20, TimeUnit.SECONDS);
+                if (acquired) {
+                    theirs.unlock();
+                }
+                return acquired;
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertTrue(waiting.await(10, TimeUnit.SECONDS));
+        Clients.await("the Redisson waiter subscribed", seconds(10),
+                () -> Clients.subscribers(probe, "redisson_lock__channel:{" + name + "}") == 1);
+        lock.unlock();
+        assertTrue(waiter.get(30, TimeUnit.SECONDS), "woken by hasp's unlock message within 20 s of a 30 s lease");
+    }
+
+    @Test
+    void haspAndRedissonThreadsExcludeEachOther() throws Exception {
+        String counter = name + ":counter";
+        int perThread = 250;
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<?>> work = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                work.add(threads.submit(() -> {
+                    HaspLock lock = hasp.getLock(name);
+                    for (int i = 0; i < perThread; i++) {
+                        lock.lock();
+                        try {
+                            String v = hasp.commands().get(counter).join();
+                            hasp.commands().set(counter, Long.toString(v == null ? 1 : Long.parseLong(v) + 1)).join();
+                        } finally {
+                            lock.unlock();
+                        }
+                    }
+                    return null;
+                }));
+                work.add(threads.submit(() -> {
+                    RLock lock = redisson.getLock(name);
+                    for (int i = 0; i < perThread; i++) {
+                        lock.lock();
+                        try {
+                            String v = hasp.commands().get(counter).join();
+                            hasp.commands().set(counter, Long.toString(v == null ? 1 : Long.parseLong(v) + 1)).join();
+                        } finally {
+                            lock.unlock();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : work) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertEquals(Long.toString(4L * perThread), hasp.commands().get(counter).join());
+        assertFalse(hasp.getLock(name).isLocked());
+    }
+}
