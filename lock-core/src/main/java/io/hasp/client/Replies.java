@@ -15,18 +15,18 @@ import java.util.List;
 public final class Replies {
 
     /** An integer as a {@code Long}, or {@code null} for a nil reply (e.g. the lock scripts' results). */
-    public static final Reply<Long> NULL_OR_LONG = new Reply<>() {
+    public static final Reply<Long> NULL_OR_LONG = new Reply<>("NULL_OR_LONG") {
         @Override public Long integer(long value) { return value; }
         @Override public Long nullValue() { return null; }
     };
 
     /** An integer as a {@code Long}; anything else fails the command. */
-    public static final Reply<Long> LONG = new Reply<>() {
+    public static final Reply<Long> LONG = new Reply<>("LONG") {
         @Override public Long integer(long value) { return value; }
     };
 
     /** Integer 1/0, RESP3 boolean, {@code +OK} (true) or nil (false) as a {@code Boolean}. */
-    public static final Reply<Boolean> BOOLEAN = new Reply<>() {
+    public static final Reply<Boolean> BOOLEAN = new Reply<>("BOOLEAN") {
         @Override public Boolean integer(long value) { return value != 0; }
         @Override public Boolean booleanValue(boolean value) { return value; }
         @Override public Boolean nullValue() { return Boolean.FALSE; }
@@ -34,7 +34,7 @@ public final class Replies {
     };
 
     /** A bulk, simple or verbatim string decoded as UTF-8 (integers and doubles as text); nil as {@code null}. */
-    public static final Reply<String> STRING = new Reply<>() {
+    public static final Reply<String> STRING = new Reply<>("STRING") {
         @Override public String simpleString(ByteBuf content) { return content.toString(StandardCharsets.UTF_8); }
         @Override public String bulkString(ByteBuf content) { return content.toString(StandardCharsets.UTF_8); }
         @Override public String integer(long value) { return Long.toString(value); }
@@ -43,7 +43,7 @@ public final class Replies {
     };
 
     /** A status reply such as {@code +OK}, returned as its text. */
-    public static final Reply<String> OK = new Reply<>() {
+    public static final Reply<String> OK = new Reply<>("OK") {
         @Override public String simpleString(ByteBuf content) {
             return content.readableBytes() == 2 && content.getByte(content.readerIndex()) == 'O'
                     && content.getByte(content.readerIndex() + 1) == 'K'
@@ -52,7 +52,7 @@ public final class Replies {
     };
 
     /** Any reply, ignored: the future completes with {@code null} once the reply arrived. */
-    public static final Reply<Void> VOID = new Reply<>() {
+    public static final Reply<Void> VOID = new Reply<>("VOID") {
         @Override public Void simpleString(ByteBuf content) { return null; }
         @Override public Void bulkString(ByteBuf content) { return null; }
         @Override public Void integer(long value) { return null; }
@@ -68,7 +68,7 @@ public final class Replies {
     };
 
     /** Any reply as the codec's general {@link RespValue} tree (allocates; for rare or complex replies). */
-    public static final Reply<RespValue> VALUE = new Reply<>() {
+    public static final Reply<RespValue> VALUE = new Reply<>("VALUE") {
         @Override public RespValue simpleString(ByteBuf content) { return build(b -> b.simpleString(content)); }
         @Override public RespValue bulkString(ByteBuf content) { return build(b -> b.bulkString(content)); }
         @Override public RespValue verbatimString(ByteBuf format, ByteBuf content) {
@@ -83,7 +83,7 @@ public final class Replies {
     };
 
     /** An array of bulk strings (nil elements as {@code null}) as a {@code List<String>}; a nil reply as an empty list. */
-    public static final Reply<List<String>> STRING_LIST = new Reply<>() {
+    public static final Reply<List<String>> STRING_LIST = new Reply<>("STRING_LIST") {
         @Override public List<String> nullValue() { return List.of(); }
         @Override public Collector<List<String>> aggregate() { return new StringListCollector(); }
     };

@@ -23,6 +23,22 @@ import io.netty.buffer.ByteBuf;
  */
 public abstract class Reply<T> {
 
+    private final String name;
+
+    /** Creates a decoder named after its class. */
+    protected Reply() {
+        this.name = getClass().getName();
+    }
+
+    /**
+     * Creates a decoder with a name for messages.
+     *
+     * @param name e.g. {@code "LONG"}
+     */
+    protected Reply(String name) {
+        this.name = name;
+    }
+
     /**
      * Decodes a simple string ({@code +OK}).
      *
@@ -121,7 +137,7 @@ public abstract class Reply<T> {
      * @return the exception to throw
      */
     protected final RedisException unexpected(String what) {
-        return new RedisException("unexpected " + what + " reply for " + getClass().getSimpleName());
+        return new RedisException("unexpected " + what + " reply (expected by " + name + ")");
     }
 
     /**
@@ -138,6 +154,11 @@ public abstract class Reply<T> {
          * @return the decoded value
          */
         T result();
+    }
+
+    @Override
+    public String toString() {
+        return "Reply[" + name + "]";
     }
 
     /** Shared no-op base for collectors that only care about a few events. */

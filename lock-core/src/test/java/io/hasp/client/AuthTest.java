@@ -49,6 +49,29 @@ class AuthTest {
 
     @ParameterizedTest
     @EnumSource(HaspConfig.Protocol.class)
+    void theHandshakeIsReplayedAfterTheServerDropsTheConnection(HaspConfig.Protocol protocol, RedisServer redis) throws Exception {
+        HaspConfig config = config(redis, "locker:locker-pw", protocol).toBuilder().poolSize(1)
+                .reconnectBackoff(java.time.Duration.ofMillis(10), java.time.Duration.ofMillis(100), 0.2).build();
+        try (HaspClient client = HaspClient.create(config);
+                HaspClient admin = HaspClient.create("redis://:s3cret-pw@127.0.0.1:" + redis.port())) {
+            long id = client.commands().execute(Replies.LONG, "CLIENT", "ID").get(10, TimeUnit.SECONDS);
+            assertEquals(1L, admin.commands().execute(Replies.LONG, "CLIENT", "KILL", "ID", id).get(10, TimeUnit.SECONDS));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            String info = null;
+            while (info == null && System.nanoTime() < deadline) {
+                try {
+                    info = client.commands().execute(Replies.STRING, "CLIENT", "INFO").get(10, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException lostWithTheKill) {
+                    assertInstanceOf(RedisConnectionException.class, lostWithTheKill.getCause());
+                }
+            }
+            assertTrue(info != null && !info.contains("id=" + id + " "), String.valueOf(info));
+            assertTrue(info.contains("db=3") && info.contains("name=auth-test") && info.contains("user=locker"), info);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(HaspConfig.Protocol.class)
     void aWrongPasswordFailsCreateWithAnAuthExceptionThatDoesNotLeakIt(HaspConfig.Protocol protocol, RedisServer redis) {
         for (String userInfo : new String[] {":wrong-pw", "locker:wrong-pw", "nobody:wrong-pw"}) {
             HaspConfig config = config(redis, userInfo, protocol);

@@ -110,6 +110,22 @@ class CommandsTest {
     }
 
     @Test
+    void futuresCompleteOnTheClientsEventLoop() throws Exception {
+        String thread = resp2.commands().ping().thenApply(pong -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS);
+        assertTrue(thread.startsWith("hasp-io-"), thread);
+        CompletableFuture<Void> sleep = resp2.commands().execute(Replies.VOID, "BLPOP", "never", 0);
+        String failedOn = sleep.handle((ok, e) -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS);
+        assertTrue(failedOn.startsWith("hasp-io-"), "a timeout completes on the event loop too, not on " + failedOn);
+    }
+
+    @Test
+    void theNioTransportWorksToo(RedisServer redis) throws Exception {
+        try (HaspClient nio = HaspClient.create(HaspConfig.builder().uri(redis.uri()).nativeTransport(false).build())) {
+            assertEquals("PONG", get(nio.commands().ping()));
+        }
+    }
+
+    @Test
     void badArgumentsAreRejectedBeforeAnythingIsSent() {
         RedisCommands redis = resp2.commands();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -6,14 +6,8 @@ import io.hasp.client.RedisTimeoutException;
 import io.hasp.client.Reply;
 import io.hasp.resp.RespType;
 import io.netty.buffer.ByteBuf;
-import io.netty.util.Timeout;
-import io.netty.util.Timer;
-import io.netty.util.TimerTask;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One command on its way to the server and back: it is its own future and the sink its reply
@@ -21,13 +15,14 @@ import java.util.concurrent.TimeUnit;
  * reply arrives, also when it has already completed (timed out, cancelled): the late reply is
  * then matched to it and dropped, so the queue never shifts.
  *
- * <p>Subclasses say how the command is encoded. The future completes on the connection's event
+ * <p>Subclasses say how the command is encoded. Its timeout is a deadline checked by the
+ * connection's sweep on the shared timer. The future completes on the connection's event
  * loop (replies, connection loss, timeouts); only {@code cancel} and {@code complete} called by
  * the application complete it elsewhere. Decoding state is confined to the event loop.
  *
  * @param <T> the decoded reply's type
  */
-public abstract class Command<T> extends CompletableFuture<T> implements FrameSink, TimerTask, Runnable {
+public abstract class Command<T> extends CompletableFuture<T> implements FrameSink {
 
     private final Reply<T> reply;
 
@@ -38,10 +33,8 @@ public abstract class Command<T> extends CompletableFuture<T> implements FrameSi
     private RuntimeException failure;
     private String serverError;
 
-    // Timeout state: written once by the dispatching thread before the command is published.
-    private Timeout timeout;
-    private Executor timeoutExecutor;
-    private long timeoutMillis;
+    // Written once by the dispatching thread before the command is published to the event loop.
+    private long deadline;
 
     /**
      * Creates a command whose reply is decoded by {@code reply}.
@@ -100,58 +93,53 @@ public abstract class Command<T> extends CompletableFuture<T> implements FrameSi
     }
 
     /**
-     * Starts the command's timeout on {@code timer}; on expiry the command fails with
-     * {@link RedisTimeoutException} on {@code executor} (the connection's event loop).
-     * Called once, before the command is handed to a connection.
+     * Sets the command's deadline unless it already has one (a re-sent command keeps its first).
      *
-     * @param timer the client's timer
-     * @param millis the timeout, &gt; 0
-     * @param executor where the timeout completes the future
+     * @param deadlineNanos the {@link System#nanoTime()} by which the reply must have arrived
      */
-    final void armTimeout(Timer timer, long millis, Executor executor) {
-        if (timeout != null) {
-            return;
-        }
-        this.timeoutMillis = millis;
-        this.timeoutExecutor = executor;
-        this.timeout = timer.newTimeout(this, millis, TimeUnit.MILLISECONDS);
-    }
-
-    /** Timer thread: hops to the event loop so that the future completes there. */
-    @Override
-    public final void run(Timeout expired) {
-        if (isDone()) {
-            return;
-        }
-        try {
-            timeoutExecutor.execute(this);
-        } catch (RejectedExecutionException shutDown) {
-            run();
+    final void startDeadline(long deadlineNanos) {
+        if (deadline == 0) {
+            deadline = deadlineNanos == 0 ? 1 : deadlineNanos;
         }
     }
 
-    /** Event loop: the timeout expired. */
-    @Override
-    public final void run() {
+    /**
+     * Whether the deadline has passed.
+     *
+     * @param now the current {@link System#nanoTime()}
+     * @return {@code true} once the command has timed out (and is not complete yet)
+     */
+    final boolean expired(long now) {
+        return deadline != 0 && now - deadline >= 0;
+    }
+
+    /**
+     * Event loop: fails the command with {@link RedisTimeoutException}. A command in flight stays
+     * in the in-flight queue so that its late reply is matched to it and dropped.
+     *
+     * @param timeoutMillis the timeout, for the message
+     */
+    final void expire(long timeoutMillis) {
         completeExceptionally(new RedisTimeoutException(name() + ": no reply within " + timeoutMillis + " ms"));
     }
 
     /**
-     * Fails the command (connection lost, client closed, protocol error), cancelling its timeout.
+     * Event loop: fails a command that was never written because the connection stayed down.
+     *
+     * @param timeoutMillis the timeout, for the message
+     */
+    final void expireUnsent(long timeoutMillis) {
+        completeExceptionally(new RedisTimeoutException(name() + ": not sent within " + timeoutMillis
+                + " ms, the connection is down (reconnecting)"));
+    }
+
+    /**
+     * Fails the command (connection lost, client closed, protocol error).
      *
      * @param cause the failure
      */
     final void fail(Throwable cause) {
-        if (completeExceptionally(cause)) {
-            cancelTimeout();
-        }
-    }
-
-    private void cancelTimeout() {
-        Timeout t = timeout;
-        if (t != null) {
-            t.cancel();
-        }
+        completeExceptionally(cause);
     }
 
     // ---- FrameSink: the reply's events, event loop only ----
@@ -185,9 +173,10 @@ public abstract class Command<T> extends CompletableFuture<T> implements FrameSi
             }
         }
         if (failed != null) {
-            fail(failed instanceof RedisException ? failed : new RedisException(name() + ": cannot decode reply", failed));
-        } else if (complete(result)) {
-            cancelTimeout();
+            fail(failed instanceof RedisServerException ? failed
+                    : new RedisException(name() + ": cannot decode the reply: " + failed.getMessage(), failed));
+        } else {
+            complete(result);
         }
     }
 

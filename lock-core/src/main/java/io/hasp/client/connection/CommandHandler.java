@@ -151,6 +151,26 @@ final class CommandHandler extends ByteToMessageDecoder {
     }
 
     /**
+     * Times out the commands in flight whose deadline has passed, scanning from the oldest and
+     * stopping at the first one still in time (deadlines follow the write order, give or take a
+     * few microseconds between dispatching threads). Expired commands stay queued for their reply.
+     *
+     * @param now the current {@link System#nanoTime()}
+     * @param timeoutMillis the timeout, for the message
+     */
+    void expire(long now, long timeoutMillis) {
+        for (Command<?> command : inFlight) {
+            if (command.isDone()) {
+                continue;
+            }
+            if (!command.expired(now)) {
+                return;
+            }
+            command.expire(timeoutMillis);
+        }
+    }
+
+    /**
      * Fails every command in flight (they are never re-sent).
      *
      * @param cause the failure

@@ -89,9 +89,7 @@ final class ConnectionWatchdog {
         attempt.get().whenComplete((ok, failure) -> {
             scheduled = false;
             if (failure == null) {
-                if (failures > 0 || log.isInfoEnabled()) {
-                    log.info("{}: reconnected", owner);
-                }
+                log.info("{}: reconnected after {} failed attempt(s)", owner, failures);
                 failures = 0;
                 return;
             }

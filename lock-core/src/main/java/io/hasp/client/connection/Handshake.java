@@ -70,7 +70,7 @@ final class Handshake {
         CompletableFuture<?>[] replies = new CompletableFuture<?>[steps.size()];
         for (int i = 0; i < steps.size(); i++) {
             Step step = steps.get(i);
-            connection.armTimeout(step.command);
+            connection.startDeadline(step.command);
             handler.write(step.command);
             replies[i] = step.command.handle((ok, failure) -> {
                 if (failure != null) {
@@ -80,6 +80,7 @@ final class Handshake {
             });
         }
         handler.flush();
+        connection.sweepHandshake(handler);
         return CompletableFuture.allOf(replies);
     }
 

@@ -5,7 +5,9 @@ import io.hasp.client.RedisClosedException;
 import io.hasp.client.RedisConnectionException;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import io.netty.util.Timeout;
 import io.netty.util.Timer;
+import io.netty.util.TimerTask;
 import io.netty.util.internal.PlatformDependent;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -14,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,18 +41,24 @@ public final class RedisConnection {
     private final EventLoop loop;
     private final Timer timer;
     private final long timeoutMillis;
+    private final long timeoutNanos;
+    private final long tickNanos;
     private final FrameSink push;
     private final ConnectionWatchdog watchdog;
     private final Queue<Command<?>> queue = PlatformDependent.newMpscQueue();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
     private final List<ConnectionListener> listeners = new CopyOnWriteArrayList<>();
+    private final Runnable sweepTask = this::sweep;
+    private final TimerTask sweepTimerTask = this::sweepOnLoop;
 
     // Event loop only.
     private final ArrayDeque<Command<?>> waiting = new ArrayDeque<>();
     private Channel channel;
     private CommandHandler handler;
+    private CommandHandler handshaking;
     private boolean everConnected;
+    private boolean sweepScheduled;
 
     private volatile boolean ready;
     private volatile boolean closed;
@@ -70,6 +79,8 @@ public final class RedisConnection {
         this.loop = loop;
         this.timer = timer;
         this.timeoutMillis = Math.max(1, config.commandTimeout().toMillis());
+        this.timeoutNanos = config.commandTimeout().toNanos();
+        this.tickNanos = config.timerTick().toNanos();
         this.push = push;
         this.watchdog = new ConnectionWatchdog(this, timer, loop, config.reconnectMinDelay(),
                 config.reconnectMaxDelay(), config.reconnectJitter(), this::connectOnce);
@@ -124,6 +135,7 @@ public final class RedisConnection {
         CommandHandler fresh = new CommandHandler(this, push,
                 push != null && config().protocol() == HaspConfig.Protocol.RESP2);
         return connector.open(loop, fresh).thenCompose(ch -> Handshake.run(this, fresh).handle((ok, failure) -> {
+            handshaking = null;
             if (failure == null && closed) {
                 failure = new RedisClosedException(this + ": closed while connecting");
             }
@@ -192,18 +204,64 @@ public final class RedisConnection {
             command.fail(closedException());
             return command;
         }
-        try {
-            armTimeout(command);
-        } catch (IllegalStateException timerStopped) {
-            command.fail(closedException());
-            return command;
-        }
+        startDeadline(command);
         send(command);
         return command;
     }
 
-    void armTimeout(Command<?> command) {
-        command.armTimeout(timer, timeoutMillis, loop);
+    /** Starts the command timeout: the command must complete within it. */
+    void startDeadline(Command<?> command) {
+        command.startDeadline(System.nanoTime() + timeoutNanos);
+    }
+
+    /** Event loop: the handshake's commands are in flight on {@code fresh}; time them out too. */
+    void sweepHandshake(CommandHandler fresh) {
+        handshaking = fresh;
+        ensureSweep();
+    }
+
+    /**
+     * Event loop: makes sure a timeout sweep is scheduled one timer tick from now. Timeouts are
+     * deadlines checked by this sweep, not one timer entry per command: the hot path allocates
+     * no timer object and the timer thread does no work per command.
+     */
+    private void ensureSweep() {
+        if (sweepScheduled || closed) {
+            return;
+        }
+        sweepScheduled = true;
+        try {
+            timer.newTimeout(sweepTimerTask, tickNanos, TimeUnit.NANOSECONDS);
+        } catch (IllegalStateException timerStopped) {
+            sweepScheduled = false;
+        }
+    }
+
+    private void sweepOnLoop(Timeout tick) {
+        try {
+            loop.execute(sweepTask);
+        } catch (RejectedExecutionException shutDown) {
+            // closing: close() fails whatever is left
+        }
+    }
+
+    private void sweep() {
+        sweepScheduled = false;
+        long now = System.nanoTime();
+        if (handler != null) {
+            handler.expire(now, timeoutMillis);
+        }
+        if (handshaking != null) {
+            handshaking.expire(now, timeoutMillis);
+        }
+        Command<?> head;
+        while ((head = waiting.peekFirst()) != null && (head.isDone() || head.expired(now))) {
+            waiting.pollFirst().expireUnsent(timeoutMillis);
+        }
+        if ((handler != null && handler.inFlight() > 0) || (handshaking != null && handshaking.inFlight() > 0)
+                || !waiting.isEmpty()) {
+            ensureSweep();
+        }
     }
 
     /**
@@ -240,6 +298,9 @@ public final class RedisConnection {
             while (!waiting.isEmpty() && waiting.peekFirst().isDone()) {
                 waiting.pollFirst();
             }
+            if (!waiting.isEmpty()) {
+                ensureSweep();
+            }
             return;
         }
         if (!waiting.isEmpty()) {
@@ -247,6 +308,9 @@ public final class RedisConnection {
         }
         handler.writeAll(queue);
         handler.flush();
+        if (handler.inFlight() > 0) {
+            ensureSweep();
+        }
     }
 
     /**
