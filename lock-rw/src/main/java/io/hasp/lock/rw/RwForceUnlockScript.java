@@ -1,0 +1,22 @@
+package io.hasp.lock.rw;
+
+import io.hasp.client.RedisCommands;
+import io.hasp.client.Replies;
+import io.hasp.client.script.Script;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** Typed call of {@code force_unlock.lua}: free a lock held in one mode, whoever holds it. */
+final class RwForceUnlockScript {
+
+    static final Script SCRIPT = Script.fromResource(RwForceUnlockScript.class, "force_unlock.lua");
+
+    private RwForceUnlockScript() {
+    }
+
+    /** Deletes lock {@code name} if it is held in {@code mode}; the future is {@code true} when it was. */
+    static CompletableFuture<Boolean> run(RedisCommands redis, String name, LockMode mode) {
+        return redis.evalsha(SCRIPT, Replies.BOOLEAN, List.of(name, RwKeys.channel(name), RwKeys.tag(name)),
+                mode == LockMode.READ ? "read" : "write", RwKeys.READ_UNLOCK_MESSAGE);
+    }
+}

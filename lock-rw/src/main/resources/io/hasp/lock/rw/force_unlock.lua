@@ -1,0 +1,27 @@
+-- force_unlock.lua: free a read/write lock held in one mode, whoever holds it. Layout: see
+-- read_acquire.lua.
+--
+-- KEYS[1]  the lock's hash
+-- KEYS[2]  the lock's channel, "redisson_rwlock:{<name>}"
+-- KEYS[3]  the lock's hash tag, "{<name>}": every holder's timeout keys are
+--          "<KEYS[3]>:<field>:rwlock_timeout:<n>"
+-- ARGV[1]  the mode the lock must be in: 'read' or 'write'
+-- ARGV[2]  the message published when it was freed: "1" (wake all waiters)
+--
+-- Returns  1 when the lock was in mode ARGV[1] and was deleted with its read timeout keys (and
+--          ARGV[2] published), 0 when it was not in that mode (nothing changed).
+
+if redis.call('hget', KEYS[1], 'mode') ~= ARGV[1] then
+    return 0
+end
+for _, field in ipairs(redis.call('hkeys', KEYS[1])) do
+    local holds = tonumber(redis.call('hget', KEYS[1], field))
+    if holds and string.sub(field, -6) ~= ':write' then
+        for n = 1, holds do
+            redis.call('del', KEYS[3] .. ':' .. field .. ':rwlock_timeout:' .. n)
+        end
+    end
+end
+redis.call('del', KEYS[1])
+redis.call('publish', KEYS[2], ARGV[2])
+return 1

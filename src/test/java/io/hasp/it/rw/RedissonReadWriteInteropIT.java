@@ -1,0 +1,191 @@
+package io.hasp.it.rw;
+
+import static io.hasp.it.rw.RwTesting.get;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hasp.HaspClient;
+import io.hasp.lock.LockOwner;
+import io.hasp.lock.rw.HaspReadWriteLock;
+import io.hasp.lock.rw.HaspReadWriteLocks;
+import io.hasp.testing.RedisServer;
+import io.hasp.testing.RedisServerExtension;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.Redisson;
+import org.redisson.api.RLock;
+import org.redisson.api.RReadWriteLock;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+/**
+ * hasp's read/write lock and Redisson 4.x's {@code RReadWriteLock} on one name and one server:
+ * they share reads, exclude each other's writers and wake each other. Redisson holders are
+ * addressed by explicit thread ids through its async API.
+ */
+@ExtendWith(RedisServerExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RedissonReadWriteInteropIT {
+
+    private HaspClient hasp;
+    private RedissonClient redisson;
+    private HaspReadWriteLock lock;
+    private RReadWriteLock peer;
+
+    @BeforeAll
+    void connect(RedisServer redis) {
+        hasp = RwTesting.client(redis.uri());
+        Config config = new Config();
+        config.useSingleServer().setAddress(redis.uri());
+        redisson = Redisson.create(config);
+    }
+
+    @AfterAll
+    void close() {
+        if (redisson != null) {
+            redisson.shutdown();
+        }
+        if (hasp != null) {
+            hasp.close();
+        }
+    }
+
+    @BeforeEach
+    void locks(TestInfo test) {
+        String name = "interop-" + test.getTestMethod().orElseThrow().getName();
+        lock = HaspReadWriteLocks.of(hasp).get(name);
+        peer = redisson.getReadWriteLock(name);
+    }
+
+    private static <T> T peerGet(CompletionStage<T> stage) {
+        return get(stage.toCompletableFuture());
+    }
+
+    private static boolean peerTry(RLock mode, long threadId) {
+        return peerGet(mode.tryLockAsync(0, -1, TimeUnit.MILLISECONDS, threadId));
+    }
+
+    @Test
+    void haspAndRedissonReadersShare() {
+        LockOwner reader = lock.readLock().owner(1);
+        assertTrue(get(lock.readLock().tryLockAsync(reader)));
+        assertTrue(peerTry(peer.readLock(), 11), "a Redisson reader joins a hasp reader");
+        assertTrue(peer.readLock().isLocked());
+        get(lock.readLock().unlockAsync(reader));
+        assertTrue(lock.readLock().isLocked(), "the Redisson reader still holds it");
+        assertFalse(get(lock.writeLock().tryLockAsync(lock.writeLock().owner(2))));
+        peerGet(peer.readLock().unlockAsync(11));
+        assertFalse(lock.isLocked());
+
+        assertTrue(peerTry(peer.readLock(), 12));
+        assertTrue(get(lock.readLock().tryLockAsync(reader)), "a hasp reader joins a Redisson reader");
+        peerGet(peer.readLock().unlockAsync(12));
+        get(lock.readLock().unlockAsync(reader));
+        assertFalse(lock.isLocked());
+    }
+
+    @Test
+    void haspWriterExcludesRedissonReadersAndWriters() {
+        LockOwner writer = lock.writeLock().owner(1);
+        assertTrue(get(lock.writeLock().tryLockAsync(writer)));
+        assertTrue(peer.writeLock().isLocked());
+        assertFalse(peerTry(peer.readLock(), 21));
+        assertFalse(peerTry(peer.writeLock(), 22));
+        get(lock.writeLock().unlockAsync(writer));
+        assertTrue(peerTry(peer.writeLock(), 22));
+        peerGet(peer.writeLock().unlockAsync(22));
+    }
+
+    @Test
+    void redissonWriterExcludesHaspReadersAndWriters() {
+        assertTrue(peerTry(peer.writeLock(), 31));
+        assertTrue(lock.writeLock().isLocked());
+        assertFalse(get(lock.readLock().tryLockAsync(lock.readLock().owner(1))));
+        assertFalse(get(lock.writeLock().tryLockAsync(lock.writeLock().owner(2))));
+        peerGet(peer.writeLock().unlockAsync(31));
+        assertTrue(get(lock.writeLock().tryLockAsync(lock.writeLock().owner(2))));
+        get(lock.writeLock().unlockAsync(lock.writeLock().owner(2)));
+    }
+
+    @Test
+    void readersOfOneSideHoldOffWritersOfTheOther() {
+        assertTrue(peerTry(peer.readLock(), 41));
+        assertFalse(get(lock.writeLock().tryLockAsync(lock.writeLock().owner(1))));
+        peerGet(peer.readLock().unlockAsync(41));
+
+        LockOwner reader = lock.readLock().owner(2);
+        assertTrue(get(lock.readLock().tryLockAsync(reader)));
+        assertFalse(peerTry(peer.writeLock(), 42));
+        get(lock.readLock().unlockAsync(reader));
+        assertTrue(peerTry(peer.writeLock(), 42));
+        peerGet(peer.writeLock().unlockAsync(42));
+    }
+
+    @Test
+    void redissonWriteUnlockWakesHaspReaders() {
+        assertTrue(peerTry(peer.writeLock(), 51));   // Redisson's watchdog: a 30 s lease
+        CompletableFuture<Void> r1 = lock.readLock().lockAsync(lock.readLock().owner(1));
+        CompletableFuture<Void> r2 = lock.readLock().lockAsync(lock.readLock().owner(2));
+        assertFalse(r1.isDone() || r2.isDone());
+        peerGet(peer.writeLock().unlockAsync(51));
+        get(CompletableFuture.allOf(r1, r2).orTimeout(10, TimeUnit.SECONDS));
+        get(lock.readLock().unlockAsync(lock.readLock().owner(1)));
+        get(lock.readLock().unlockAsync(lock.readLock().owner(2)));
+    }
+
+    @Test
+    void haspWriteUnlockWakesRedissonReaders() {
+        LockOwner writer = lock.writeLock().owner(1);
+        assertTrue(get(lock.writeLock().tryLockAsync(writer)));   // the watchdog: a 30 s lease
+        CompletableFuture<Void> r1 = peer.readLock().lockAsync(61).toCompletableFuture();
+        CompletableFuture<Void> r2 = peer.readLock().lockAsync(62).toCompletableFuture();
+        assertFalse(r1.isDone() || r2.isDone());
+        get(lock.writeLock().unlockAsync(writer));
+        get(CompletableFuture.allOf(r1, r2).orTimeout(10, TimeUnit.SECONDS));
+        peerGet(peer.readLock().unlockAsync(61));
+        peerGet(peer.readLock().unlockAsync(62));
+        assertFalse(lock.isLocked());
+    }
+
+    @Test
+    void redissonReadUnlockWakesHaspWriter() {
+        assertTrue(peerTry(peer.readLock(), 71));
+        LockOwner writer = lock.writeLock().owner(1);
+        CompletableFuture<Void> writing = lock.writeLock().lockAsync(writer);
+        assertFalse(writing.isDone());
+        peerGet(peer.readLock().unlockAsync(71));
+        get(writing.orTimeout(10, TimeUnit.SECONDS));
+        get(lock.writeLock().unlockAsync(writer));
+    }
+
+    @Test
+    void haspReadUnlockWakesRedissonWriter() {
+        LockOwner reader = lock.readLock().owner(1);
+        assertTrue(get(lock.readLock().tryLockAsync(reader)));
+        CompletableFuture<Void> writing = peer.writeLock().lockAsync(81).toCompletableFuture();
+        assertFalse(writing.isDone());
+        get(lock.readLock().unlockAsync(reader));
+        get(writing.orTimeout(10, TimeUnit.SECONDS));
+        peerGet(peer.writeLock().unlockAsync(81));
+    }
+
+    @Test
+    void redissonUnlockKeepsTheHashAliveForALongerHaspHold() {
+        LockOwner reader = lock.readLock().owner(1);
+        assertTrue(get(lock.readLock().tryLockAsync(0, 60, TimeUnit.SECONDS, reader)));
+        assertTrue(peerGet(peer.readLock().tryLockAsync(0, 5, TimeUnit.SECONDS, 91)));
+        peerGet(peer.readLock().unlockAsync(91));
+        long ttl = lock.readLock().remainTimeToLive();
+        assertTrue(ttl > 5_000, "Redisson's unlock kept the hash for hasp's 60 s hold: " + ttl);
+        get(lock.readLock().unlockAsync(reader));
+        assertFalse(lock.isLocked());
+    }
+}
