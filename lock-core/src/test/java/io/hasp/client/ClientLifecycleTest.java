@@ -57,14 +57,16 @@ class ClientLifecycleTest {
     @Test
     void blockingOnAClientThreadFailsFast(RedisServer redis) throws Exception {
         try (HaspClient client = HaspClient.create(redis.uri())) {
-            CompletableFuture<Throwable> failure = client.commands().ping().handle((pong, ignored) -> {
-                try {
-                    Await.await(client.commands().ping());
-                    return null;
-                } catch (Throwable t) {
-                    return t;
-                }
-            });
+            // BLPOP with a 200 ms timeout: the callback is attached before the reply, so it runs on the event loop
+            CompletableFuture<Throwable> failure = client.commands().execute(Replies.VOID, "BLPOP", "never", "0.2")
+                    .handle((nil, ignored) -> {
+                        try {
+                            Await.await(client.commands().ping());
+                            return null;
+                        } catch (Throwable t) {
+                            return t;
+                        }
+                    });
             Throwable t = failure.get(10, TimeUnit.SECONDS);
             IllegalStateException e = assertInstanceOf(IllegalStateException.class, t);
             assertTrue(e.getMessage().contains("hasp-io-"), e.getMessage());
