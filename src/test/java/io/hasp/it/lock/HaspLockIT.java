@@ -322,4 +322,17 @@ class HaspLockIT {
         HaspLock theirs = client.getLock(name);
         await("the lease to run out without renewal", seconds(10), () -> !theirs.isLocked());
     }
+
+    @Test
+    void scriptsFlushedMidRunAreLoadedAgain() throws Exception {
+        HaspLock lock = client.getLock(name);
+        lock.lock();
+        probe.call("SCRIPT", "FLUSH");
+        lock.lock();
+        assertEquals(2, lock.getHoldCount());
+        probe.call("SCRIPT", "FLUSH");
+        lock.unlock();
+        lock.unlock();
+        assertFalse(lock.isLocked());
+    }
 }
