@@ -53,7 +53,7 @@ public final class BenchRunner {
             int iterationSeconds, int fleetSeconds, long ceilingRequests) {
     }
 
-    static final Profile QUICK = new Profile("quick", 1, 2, 1, 3, 2, 8, 500_000);
+    static final Profile QUICK = new Profile("quick", 1, 2, 2, 3, 1, 6, 500_000);
     static final Profile FULL = new Profile("full", 2, 4, 2, 5, 5, 20, 3_000_000);
     /** Checks that every part runs, in a few minutes; its figures mean nothing. */
     static final Profile SMOKE = new Profile("smoke", 1, 1, 1, 1, 1, 2, 100_000);
