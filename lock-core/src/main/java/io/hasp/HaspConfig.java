@@ -1,5 +1,6 @@
 package io.hasp;
 
+import io.netty.buffer.ByteBufAllocator;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -47,6 +48,7 @@ public final class HaspConfig {
     private final Path trustStore;
     private final char[] trustStorePassword;
     private final boolean verifyHostname;
+    private final ByteBufAllocator allocator;
 
     private HaspConfig(Builder b) {
         this.host = b.host;
@@ -71,6 +73,7 @@ public final class HaspConfig {
         this.trustStore = b.trustStore;
         this.trustStorePassword = b.trustStorePassword == null ? null : b.trustStorePassword.clone();
         this.verifyHostname = b.verifyHostname;
+        this.allocator = b.allocator;
     }
 
     /** @return a builder with the defaults (127.0.0.1:6379, RESP2, pool of 2, 3 s command timeout) */
@@ -114,6 +117,7 @@ public final class HaspConfig {
         b.trustStore = trustStore;
         b.trustStorePassword = trustStorePassword == null ? null : trustStorePassword.clone();
         b.verifyHostname = verifyHostname;
+        b.allocator = allocator;
         return b;
     }
 
@@ -163,6 +167,9 @@ public final class HaspConfig {
     public char[] trustStorePassword() { return trustStorePassword == null ? null : trustStorePassword.clone(); }
     /** @return whether TLS checks that the certificate names the host (endpoint identification HTTPS) */
     public boolean verifyHostname() { return verifyHostname; }
+
+    /** @return the buffer allocator of the client's channels, or {@code null} for Netty's default */
+    public ByteBufAllocator allocator() { return allocator; }
 
     /** @return the server address as a URI, with the password masked */
     public String redactedUri() {
@@ -216,6 +223,7 @@ public final class HaspConfig {
         private Path trustStore;
         private char[] trustStorePassword;
         private boolean verifyHostname = true;
+        private ByteBufAllocator allocator;
 
         private Builder() {
         }
@@ -444,6 +452,16 @@ public final class HaspConfig {
         /** @param verify whether TLS checks the certificate's host name (default true) @return this builder */
         public Builder verifyHostname(boolean verify) {
             this.verifyHostname = verify;
+            return this;
+        }
+
+        /**
+         * @param allocator the buffer allocator for the client's channels, or {@code null} for
+         *     Netty's default (pooled)
+         * @return this builder
+         */
+        public Builder allocator(ByteBufAllocator allocator) {
+            this.allocator = allocator;
             return this;
         }
 

@@ -53,8 +53,10 @@ public final class BenchRunner {
             int iterationSeconds, int fleetSeconds, long ceilingRequests) {
     }
 
-    static final Profile QUICK = new Profile("quick", 1, 2, 1, 3, 2, 8, 500_000);
+    static final Profile QUICK = new Profile("quick", 1, 2, 2, 3, 1, 6, 500_000);
     static final Profile FULL = new Profile("full", 2, 4, 2, 5, 5, 20, 3_000_000);
+    /** Checks that every part runs, in a few minutes; its figures mean nothing. */
+    static final Profile SMOKE = new Profile("smoke", 1, 1, 1, 1, 1, 2, 100_000);
 
     /** Same flags for every fork, whichever library it measures. */
     static final List<String> FORK_FLAGS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC");
@@ -95,13 +97,14 @@ public final class BenchRunner {
             switch (args[i]) {
                 case "--full" -> profile = FULL;
                 case "--quick" -> profile = QUICK;
+                case "--smoke" -> profile = SMOKE;
                 case "--redis" -> uri = value(args, ++i, "--redis");
                 case "--out" -> out = Path.of(value(args, ++i, "--out"));
                 case "--only" -> only = Pattern.compile(value(args, ++i, "--only"));
                 case "--no-fleet" -> fleets = false;
                 default -> {
                     System.err.println("unknown argument: " + args[i]
-                            + " (expected: --full, --redis URI, --out DIR, --only REGEX, --no-fleet)");
+                            + " (expected: --full, --smoke, --redis URI, --out DIR, --only REGEX, --no-fleet)");
                     System.exit(2);
                 }
             }
@@ -187,9 +190,9 @@ public final class BenchRunner {
                     try {
                         FleetDriver.Result r = FleetDriver.run(uri, library, fleet[0], fleet[1], profile.fleetSeconds());
                         fleetResults.add(r);
-                        console.printf(Locale.ROOT, "%,.0f critical sections/s over %.1f s, counter %s%n", r.perSecond(),
-                                r.seconds(), r.exact() ? "exact (" + r.counter() + ")"
-                                        : "WRONG: " + r.counter() + " of " + r.expected());
+                        console.printf(Locale.ROOT, "%,.0f critical sections/s over %.1f s, counter %s; %s%n",
+                                r.perSecond(), r.seconds(), r.exact() ? "exact (" + r.counter() + ")"
+                                        : "WRONG: " + r.counter() + " of " + r.expected(), FleetDriver.describe(r));
                     } catch (RuntimeException e) {
                         console.println("FAILED: " + e.getMessage());
                     }

@@ -9,7 +9,8 @@ import java.util.concurrent.CompletableFuture;
  * thread; commands from all callers are pipelined over a few shared connections.
  *
  * <p>Every future completes on one of the client's event-loop threads: never block in a
- * callback (use the {@code ...Async} variants with an executor for slow work). Futures fail
+ * callback (use the {@code ...Async} variants with an executor for slow work). As with any
+ * {@code CompletableFuture}, a callback attached after completion runs on the attaching thread. Futures fail
  * with {@link RedisServerException} (error reply), {@link RedisTimeoutException} (no reply
  * within the command timeout), {@link RedisConnectionException} (connection lost: the
  * command may or may not have run; it is never re-sent), {@link RedisClosedException} (client

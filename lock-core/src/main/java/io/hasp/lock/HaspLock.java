@@ -57,9 +57,8 @@ public final class HaspLock implements Lock {
     }
 
     /** The owner that the blocking methods use on the calling thread. */
-    @SuppressWarnings("deprecation")
     public LockOwner currentOwner() {
-        return service.owner(Thread.currentThread().getId());
+        return service.threadOwner();
     }
 
     // ---------------------------------------------------------------- blocking acquisition
@@ -86,25 +85,26 @@ public final class HaspLock implements Lock {
     /** Acquires the lock with the watchdog lease, waiting until it is held or the thread is interrupted. */
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        await(service.tryAcquire(name, currentOwner(), WATCHDOG, NO_WAIT), currentOwner(), true);
+        acquireBlocking(WATCHDOG, NO_WAIT);
     }
 
     /** Like {@link #lockInterruptibly()} with a lease of {@code leaseTime} (-1: the watchdog). */
     public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
         long lease = LockArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
-        await(service.tryAcquire(name, currentOwner(), lease, NO_WAIT), currentOwner(), true);
+        acquireBlocking(lease, NO_WAIT);
     }
 
     /** Like {@link #lockInterruptibly()} with a lease of {@code leaseTime}. */
     public void lockInterruptibly(Duration leaseTime) throws InterruptedException {
         long lease = LockArguments.leaseMillis(leaseTime, service.minLeaseMillis());
-        await(service.tryAcquire(name, currentOwner(), lease, NO_WAIT), currentOwner(), true);
+        acquireBlocking(lease, NO_WAIT);
     }
 
     /** Acquires the lock (watchdog lease) only if it is free now; one round trip. */
     @Override
     public boolean tryLock() {
-        return awaitUninterruptibly(service.tryAcquire(name, currentOwner(), WATCHDOG, 0), currentOwner());
+        LockOwner owner = currentOwner();
+        return awaitUninterruptibly(service.tryAcquire(name, owner, WATCHDOG, 0), owner);
     }
 
     /**
@@ -116,13 +116,13 @@ public final class HaspLock implements Lock {
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
         long wait = LockArguments.waitNanos(time, unit);
-        return await(service.tryAcquire(name, currentOwner(), WATCHDOG, wait), currentOwner(), true);
+        return acquireBlocking(WATCHDOG, wait);
     }
 
     /** Like {@link #tryLock(long, TimeUnit)}. */
     public boolean tryLock(Duration waitTime) throws InterruptedException {
         long wait = LockArguments.waitNanos(waitTime);
-        return await(service.tryAcquire(name, currentOwner(), WATCHDOG, wait), currentOwner(), true);
+        return acquireBlocking(WATCHDOG, wait);
     }
 
     /**
@@ -134,14 +134,14 @@ public final class HaspLock implements Lock {
     public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
         long wait = LockArguments.waitNanos(waitTime, unit);
         long lease = LockArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
-        return await(service.tryAcquire(name, currentOwner(), lease, wait), currentOwner(), true);
+        return acquireBlocking(lease, wait);
     }
 
     /** Like {@link #tryLock(long, long, TimeUnit)} with durations. */
     public boolean tryLock(Duration waitTime, Duration leaseTime) throws InterruptedException {
         long wait = LockArguments.waitNanos(waitTime);
         long lease = LockArguments.leaseMillis(leaseTime, service.minLeaseMillis());
-        return await(service.tryAcquire(name, currentOwner(), lease, wait), currentOwner(), true);
+        return acquireBlocking(lease, wait);
     }
 
     // ---------------------------------------------------------------- blocking release and queries
@@ -308,6 +308,11 @@ public final class HaspLock implements Lock {
     }
 
     // ---------------------------------------------------------------- waiting on the async path
+
+    private boolean acquireBlocking(long leaseMillis, long waitNanos) throws InterruptedException {
+        LockOwner owner = currentOwner();
+        return await(service.tryAcquire(name, owner, leaseMillis, waitNanos), owner, true);
+    }
 
     private void lockUninterruptibly(long leaseMillis) {
         LockOwner owner = currentOwner();

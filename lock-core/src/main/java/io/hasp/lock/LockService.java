@@ -45,6 +45,7 @@ public final class LockService implements AutoCloseable {
     private final LeaseRenewer renewer;
     private final LockWaiters waiters;
     private final AtomicLong requests = new AtomicLong();
+    private final ThreadLocal<LockOwner> threadOwners = new ThreadLocal<>();
     private volatile boolean closed;
 
     /**
@@ -162,6 +163,17 @@ public final class LockService implements AutoCloseable {
 
     LockOwner owner(long holderId) {
         return LockOwner.of(clientId, holderId);
+    }
+
+    /** The calling thread's owner, made once per thread and client. */
+    @SuppressWarnings("deprecation")  // Thread.threadId() needs Java 19; getId() is the same number
+    LockOwner threadOwner() {
+        LockOwner owner = threadOwners.get();
+        if (owner == null) {
+            owner = owner(Thread.currentThread().getId());
+            threadOwners.set(owner);
+        }
+        return owner;
     }
 
     CompletableFuture<Long> acquire(String name, LockOwner owner, long leaseMillis, int target) {

@@ -14,11 +14,12 @@ import java.util.concurrent.CompletableFuture;
  * waiter that is between a failed attempt and parking (at most one permit per waiter); a
  * {@code "1"} message or a resubscription wakes them all.
  *
- * <p>Local hand-off: when this client itself frees the lock it wakes one parked waiter at once
- * and takes a credit; the next unlock message (its own, which can arrive no later than any
- * message published after it) is then absorbed, so the total number of wake-ups still equals the
- * number of unlocks. Thread-safe: the fields are guarded by {@code this}; wake actions run
- * outside the monitor.
+ * <p>Local hand-off: when this client itself frees the lock it wakes one parked waiter at once,
+ * without waiting for its own unlock message. That message still wakes (or leaves a permit for)
+ * another waiter when it arrives: it cannot be told apart from other unlocks' messages, and it may
+ * even arrive before the unlock's reply, so absorbing "the next message" could swallow another
+ * unlock's wake-up. The price is at most one extra attempt per local unlock. Thread-safe: the
+ * fields are guarded by {@code this}; wake actions run outside the monitor.
  */
 final class WaitChannel implements MessageListener {
 
@@ -30,7 +31,6 @@ final class WaitChannel implements MessageListener {
     private final ArrayDeque<Wake> parked = new ArrayDeque<>();
     private int refs;                   // guarded by this
     private int permits;                // guarded by this
-    private int credits;                // guarded by this
     private boolean closed;             // guarded by this
     private Timeout linger;             // guarded by this
     private Subscription subscription;  // guarded by this
@@ -126,7 +126,6 @@ final class WaitChannel implements MessageListener {
             if (wake == null) {
                 return;
             }
-            credits++;
         }
         wake.run();
     }
@@ -137,10 +136,6 @@ final class WaitChannel implements MessageListener {
         if (LockKeys.UNLOCK_MESSAGE.equals(message)) {
             Wake wake;
             synchronized (this) {
-                if (credits > 0) {
-                    credits--;
-                    return;
-                }
                 wake = pollClaimed();
                 if (wake == null) {
                     permits = Math.min(permits + 1, refs);
@@ -156,9 +151,6 @@ final class WaitChannel implements MessageListener {
     /** Messages may have been lost while the subscription was down: wake everyone to look again. */
     @Override
     public void onResubscribed(String channel) {
-        synchronized (this) {
-            credits = 0;
-        }
         wakeAll();
     }
 

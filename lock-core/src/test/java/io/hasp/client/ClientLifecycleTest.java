@@ -11,7 +11,9 @@ import io.hasp.HaspConfig;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -22,18 +24,25 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RedisServerExtension.class)
 class ClientLifecycleTest {
 
-    private static List<String> clientThreads() {
+    /** Live client threads, other than those in {@code before} (other tests' clients may still be closing). */
+    private static List<String> clientThreads(Set<Thread> before) {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(Thread::isAlive)
+                .filter(thread -> !before.contains(thread))
                 .map(Thread::getName)
                 .filter(name -> name.startsWith("hasp-io-") || name.startsWith("hasp-timer-"))
                 .collect(Collectors.toList());
     }
 
+    private static Set<Thread> threadsNow() {
+        return new HashSet<>(Thread.getAllStackTraces().keySet());
+    }
+
     @Test
     void closeFailsPendingCommandsAndLeavesNoClientThread(RedisServer redis) throws Exception {
+        Set<Thread> before = threadsNow();
         HaspClient client = HaspClient.create(HaspConfig.builder().uri(redis.uri()).eventLoopThreads(3).build());
-        assertFalse(clientThreads().isEmpty());
+        assertFalse(clientThreads(before).isEmpty());
         assertEquals("PONG", client.commands().ping().get(10, TimeUnit.SECONDS));
         CompletableFuture<Void> blocked = client.commands().execute(Replies.VOID, "BLPOP", "never-pushed", 0);
         client.close();
@@ -42,29 +51,32 @@ class ClientLifecycleTest {
         ExecutionException after = assertThrows(ExecutionException.class,
                 () -> client.commands().ping().get(10, TimeUnit.SECONDS));
         assertInstanceOf(RedisClosedException.class, after.getCause());
-        assertEquals(List.of(), clientThreads());
+        assertEquals(List.of(), clientThreads(before));
         client.close();   // idempotent
     }
 
     @Test
     void anUnreachableServerFailsCreateWithAConnectionException() {
+        Set<Thread> before = threadsNow();
         HaspConfig config = HaspConfig.builder().host("127.0.0.1").port(1).connectTimeout(Duration.ofSeconds(2)).build();
         RedisConnectionException e = assertThrows(RedisConnectionException.class, () -> HaspClient.create(config));
         assertTrue(e.getMessage().contains("127.0.0.1:1"), e.getMessage());
-        assertEquals(List.of(), clientThreads());
+        assertEquals(List.of(), clientThreads(before));
     }
 
     @Test
     void blockingOnAClientThreadFailsFast(RedisServer redis) throws Exception {
         try (HaspClient client = HaspClient.create(redis.uri())) {
-            CompletableFuture<Throwable> failure = client.commands().ping().handle((pong, ignored) -> {
-                try {
-                    Await.await(client.commands().ping());
-                    return null;
-                } catch (Throwable t) {
-                    return t;
-                }
-            });
+            // BLPOP with a 200 ms timeout: the callback is attached before the reply, so it runs on the event loop
+            CompletableFuture<Throwable> failure = client.commands().execute(Replies.VOID, "BLPOP", "never", "0.2")
+                    .handle((nil, ignored) -> {
+                        try {
+                            Await.await(client.commands().ping());
+                            return null;
+                        } catch (Throwable t) {
+                            return t;
+                        }
+                    });
             Throwable t = failure.get(10, TimeUnit.SECONDS);
             IllegalStateException e = assertInstanceOf(IllegalStateException.class, t);
             assertTrue(e.getMessage().contains("hasp-io-"), e.getMessage());

@@ -111,7 +111,10 @@ class CommandsTest {
 
     @Test
     void futuresCompleteOnTheClientsEventLoop() throws Exception {
-        String thread = resp2.commands().ping().thenApply(pong -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS);
+        // a reply that takes 200 ms: the callback is attached long before the future completes
+        // (a callback attached to an already complete future runs on the attaching thread)
+        String thread = resp2.commands().execute(Replies.VOID, "BLPOP", "never", "0.2")
+                .thenApply(nil -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS);
         assertTrue(thread.startsWith("hasp-io-"), thread);
         CompletableFuture<Void> sleep = resp2.commands().execute(Replies.VOID, "BLPOP", "never", 0);
         String failedOn = sleep.handle((ok, e) -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS);

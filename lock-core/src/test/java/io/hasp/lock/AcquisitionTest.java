@@ -191,4 +191,50 @@ class AcquisitionTest {
         timer.advance(1, TimeUnit.SECONDS);
         assertFalse(server.exists(NAME));
     }
+
+    @Test
+    void lockKeepsTryingWhileRedisFailsButNeverSpins() {
+        server.loseReplies = Integer.MAX_VALUE;
+        CompletableFuture<Void> locking = lock.lockAsync(a);
+        timer.advance(10, TimeUnit.SECONDS);
+        assertFalse(locking.isDone());
+        long attempts = server.calls.stream().filter("acquire"::equals).count();
+        assertTrue(attempts <= 10_000 / 200 + 10, attempts + " attempts in 10 s: the backoff must cap the rate");
+        server.loseReplies = 0;
+        timer.advance(1, TimeUnit.SECONDS);
+        assertTrue(locking.isDone());
+        assertEquals(1L, server.count(NAME, "me:1"), "the hold counted once although many sends may have run");
+    }
+
+    @Test
+    void aLockGrantedAsTheCallerCancelsIsGivenBack() {
+        server.deferReplies = true;
+        CompletableFuture<Boolean> attempt = lock.tryLockAsync(10, -1, TimeUnit.SECONDS, a);
+        assertEquals(1L, server.count(NAME, "me:1"), "the server granted it");
+        assertTrue(attempt.cancel(false), "the caller gave up before the reply arrived");
+        server.releaseReplies();
+        assertFalse(server.exists(NAME), "the late grant was released again");
+        assertEquals(List.of(CHANNEL + "=0"), server.published);
+    }
+
+    @Test
+    void forceUnlockStopsRenewal() {
+        lock.lockAsync(a).join();
+        CompletableFuture<HoldEnd> end = lock.holdEnd(a);
+        assertTrue(lock.forceUnlockAsync().join());
+        assertEquals(HoldEnd.RELEASED, end.getNow(null));
+        timer.advance(1, TimeUnit.MINUTES);
+        assertFalse(server.calls.contains("renew"));
+    }
+
+    @Test
+    void closingTheServiceStopsRenewalAndEndsHolds() {
+        lock.lockAsync(a).join();
+        CompletableFuture<HoldEnd> end = lock.holdEnd(a);
+        service.close();
+        assertEquals(HoldEnd.CLIENT_CLOSED, end.getNow(null));
+        timer.advance(1, TimeUnit.MINUTES);
+        assertFalse(server.calls.contains("renew"));
+        assertFalse(server.exists(NAME), "the lease ran out in Redis");
+    }
 }

@@ -33,6 +33,9 @@ final class FakeLockServer {
     final List<String> calls = new CopyOnWriteArrayList<>();
     /** How many of the next script calls run but lose their reply. */
     int loseReplies;
+    /** When true, script calls run at once but their replies wait for {@link #releaseReplies()}. */
+    boolean deferReplies;
+    private final List<Runnable> deferred = new ArrayList<>();
     /** When false, published messages are recorded but not delivered. */
     boolean deliverMessages = true;
 
@@ -51,6 +54,14 @@ final class FakeLockServer {
             strings.remove(key);
             expiry.remove(key);
         }
+    }
+
+    /** Delivers the replies held back by {@link #deferReplies}, in order, and stops deferring. */
+    void releaseReplies() {
+        deferReplies = false;
+        List<Runnable> now = new ArrayList<>(deferred);
+        deferred.clear();
+        now.forEach(Runnable::run);
     }
 
     /** The hold count of {@code owner} on {@code key}, or null. */
@@ -106,6 +117,11 @@ final class FakeLockServer {
                             if (loseReplies > 0) {
                                 loseReplies--;
                                 return CompletableFuture.failedFuture(new RedisConnectionException("reply lost"));
+                            }
+                            if (deferReplies) {
+                                CompletableFuture<Object> later = new CompletableFuture<>();
+                                deferred.add(() -> later.complete(result));
+                                return later;
                             }
                             return CompletableFuture.completedFuture(result);
                         }

@@ -310,4 +310,29 @@ class HaspLockIT {
         assertFalse(theirs.forceUnlock());
         assertNull(probe.call("HGET", name, lock.currentOwner().field()));
     }
+
+    @Test
+    void closingTheClientStopsRenewalAndTheLeaseRunsOut(RedisServer server) throws Exception {
+        HaspClient closing = Clients.hasp(server.uri(), Duration.ofMillis(900));
+        HaspLock lock = closing.getLock(name);
+        lock.lock();
+        CompletableFuture<HoldEnd> end = lock.holdEnd();
+        closing.close();
+        assertEquals(HoldEnd.CLIENT_CLOSED, end.get(10, TimeUnit.SECONDS));
+        HaspLock theirs = client.getLock(name);
+        await("the lease to run out without renewal", seconds(10), () -> !theirs.isLocked());
+    }
+
+    @Test
+    void scriptsFlushedMidRunAreLoadedAgain() throws Exception {
+        HaspLock lock = client.getLock(name);
+        lock.lock();
+        probe.call("SCRIPT", "FLUSH");
+        lock.lock();
+        assertEquals(2, lock.getHoldCount());
+        probe.call("SCRIPT", "FLUSH");
+        lock.unlock();
+        lock.unlock();
+        assertFalse(lock.isLocked());
+    }
 }

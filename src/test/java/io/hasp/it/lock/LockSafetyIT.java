@@ -57,6 +57,10 @@ class LockSafetyIT {
             awaitFleet(jvms, total, Duration.ofMinutes(8));
             assertEquals(Integer.toString(total), probe.call("GET", "safety:counter"));
             assertEquals(0L, probe.call("EXISTS", "safety:lock"));
+            // Wait subscriptions linger under steady contention instead of costing a SUBSCRIBE and
+            // an UNSUBSCRIBE per contended acquisition.
+            long subscribes = Clients.commandCalls(probe, "subscribe");
+            assertTrue(subscribes < total / 100, subscribes + " SUBSCRIBE calls for " + total + " acquisitions");
         } finally {
             for (ChildJvm jvm : jvms) {
                 jvm.close();

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
 import io.hasp.lock.HaspLock;
+import io.hasp.lock.HoldEnd;
+import java.time.Duration;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
@@ -111,5 +113,20 @@ class RetrySafetyIT {
         }
         Clients.await("no hold left behind once Redis is reachable", seconds(20),
                 () -> Long.valueOf(0).equals(probe.call("EXISTS", name)));
+    }
+
+    @Test
+    void aWatchdogHoldIsReportedLostWhenRedisStaysUnreachablePastTheLease() throws Exception {
+        try (HaspClient shortLease = Clients.hasp(proxy.uri(), Duration.ofSeconds(1), Duration.ofMillis(300))) {
+            HaspLock lock = shortLease.getLock(name);
+            lock.lock();
+            CompletableFuture<HoldEnd> end = lock.holdEnd();
+            proxy.blackhole(true);
+            try {
+                assertEquals(HoldEnd.LOST, end.get(20, TimeUnit.SECONDS));
+            } finally {
+                proxy.blackhole(false);
+            }
+        }
     }
 }

@@ -59,14 +59,21 @@ class WatchdogScaleIT {
 
             assertEquals((long) LOCKS, existing(probe), "every lock is still alive");
             assertTrue(ends.stream().noneMatch(CompletableFuture::isDone), "no hold reported lost");
-            assertTrue(renewals / scripts >= 90,
+            // One script call per batch of up to 100 locks: about renewals / 100 calls, plus at most
+            // two passes' worth counted on one side of the window and not the other. Without
+            // batching there would be one call per renewal.
+            assertTrue(scripts <= renewals / 100 + 2 * (LOCKS / 100),
                     renewals + " lease renewals took " + scripts + " script calls: not batched by ~100");
 
-            List<CompletableFuture<Void>> released = new ArrayList<>(LOCKS);
-            for (HaspLock lock : locks) {
-                released.add(lock.unlockAsync(owner));
+            // Released in slices: an unlock stops its lock's renewal as it starts, so a burst of
+            // 10,000 unlocks queued behind each other on a loaded machine could outlast a lease.
+            for (int start = 0; start < LOCKS; start += 500) {
+                List<CompletableFuture<Void>> released = new ArrayList<>(500);
+                for (HaspLock lock : locks.subList(start, start + 500)) {
+                    released.add(lock.unlockAsync(owner));
+                }
+                CompletableFuture.allOf(released.toArray(new CompletableFuture<?>[0])).get(60, TimeUnit.SECONDS);
             }
-            CompletableFuture.allOf(released.toArray(new CompletableFuture<?>[0])).get(60, TimeUnit.SECONDS);
             assertEquals(0L, existing(probe));
             for (CompletableFuture<HoldEnd> end : ends) {
                 assertEquals(HoldEnd.RELEASED, end.getNow(null));

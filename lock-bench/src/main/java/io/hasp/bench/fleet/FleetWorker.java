@@ -98,7 +98,7 @@ public final class FleetWorker {
             case "redisson":
                 return redisson(uri, lockName, counterKey);
             case "hasp":
-                throw new IllegalStateException("hasp fleet: not available yet");
+                return HaspFleet.open(uri, lockName, counterKey);
             default:
                 throw new IllegalArgumentException("library: " + library + " (expected: hasp or redisson)");
         }

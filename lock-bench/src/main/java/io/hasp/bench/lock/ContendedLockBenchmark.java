@@ -1,6 +1,8 @@
 package io.hasp.bench.lock;
 
 import io.hasp.bench.BenchEnvironment;
+import io.hasp.bench.Library;
+import io.hasp.lock.HaspLock;
 import io.hasp.bench.WaitHistogram;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -37,18 +39,37 @@ public class ContendedLockBenchmark {
     /** The one lock all threads contend for, per library. */
     @State(Scope.Benchmark)
     public static class SharedLock {
+        HaspLock hasp;
         RLock redisson;
 
         /**
          * Picks the shared lock name.
          *
          * @param env the shared server and clients
+         * @param library the library measured
          */
         @Setup(Level.Trial)
-        public void setUp(BenchEnvironment env) {
+        public void setUp(BenchEnvironment env, Library library) {
             String name = env.key("contended");
-            redisson = env.redisson().getLock(name);
+            if (library.hasp()) {
+                hasp = env.hasp().getLock(name);
+            } else {
+                redisson = env.redisson().getLock(name);
+            }
         }
+    }
+
+    /**
+     * hasp.
+     *
+     * @param shared the contended lock
+     */
+    @Benchmark
+    public void hasp(SharedLock shared) {
+        long start = System.nanoTime();
+        shared.hasp.lock();
+        WaitHistogram.record(System.nanoTime() - start, Thread.currentThread().getId());
+        shared.hasp.unlock();
     }
 
     /**

@@ -1,6 +1,9 @@
 package io.hasp.bench.lock;
 
 import io.hasp.bench.BenchEnvironment;
+import io.hasp.bench.Library;
+import io.hasp.lock.HaspLock;
+import io.hasp.lock.LockOwner;
 import io.hasp.bench.Window;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -46,17 +49,25 @@ public class PipelinedLockBenchmark {
     public static class Slots {
         final Window window = new Window(WINDOW);
         final RLock[] redisson = new RLock[WINDOW];
+        final HaspLock[] hasp = new HaspLock[WINDOW];
+        final LockOwner[] haspOwners = new LockOwner[WINDOW];
 
         /**
          * Creates the slots' locks.
          *
          * @param env the shared server and clients
+         * @param library the library measured
          */
         @Setup(Level.Trial)
-        public void setUp(BenchEnvironment env) {
+        public void setUp(BenchEnvironment env, Library library) {
             for (int i = 0; i < WINDOW; i++) {
                 String name = env.key("pipelined");
-                redisson[i] = env.redisson().getLock(name);
+                if (library.hasp()) {
+                    hasp[i] = env.hasp().getLock(name);
+                    haspOwners[i] = hasp[i].owner(i + 1);
+                } else {
+                    redisson[i] = env.redisson().getLock(name);
+                }
             }
         }
 
@@ -65,6 +76,20 @@ public class PipelinedLockBenchmark {
         public void drain() {
             window.drain();
         }
+    }
+
+    /**
+     * hasp: {@code lockAsync(lease, unit, owner)} then {@code unlockAsync(owner)}.
+     *
+     * @param slots this thread's window
+     */
+    @Benchmark
+    public void hasp(Slots slots) {
+        int slot = slots.window.awaitSlot();
+        HaspLock lock = slots.hasp[slot];
+        LockOwner owner = slots.haspOwners[slot];
+        slots.window.started(slot, lock.lockAsync(LEASE_MILLIS, TimeUnit.MILLISECONDS, owner)
+                .thenCompose(granted -> lock.unlockAsync(owner)));
     }
 
     /**

@@ -1,6 +1,10 @@
 package io.hasp.bench.lock;
 
 import io.hasp.bench.BenchEnvironment;
+import io.hasp.bench.Library;
+import io.hasp.client.RedisCommands;
+import io.hasp.client.Replies;
+import io.hasp.lock.HaspLock;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -35,23 +39,48 @@ public class TryLockFailBenchmark {
     /** The lease asked for by the failing attempts, in seconds. */
     public static final long LEASE_SECONDS = 30;
 
+    /** The owner field of the hold written in setup: no benchmark thread's. */
+    static final String FOREIGN_OWNER = "holder-elsewhere:1";
+
     /** The lock, held by an owner no benchmark thread is. */
     @State(Scope.Benchmark)
     public static class HeldLock {
+        HaspLock hasp;
         RLock redisson;
 
         /**
          * Writes the foreign hold and creates the lock objects.
          *
          * @param env the shared server and clients
+         * @param library the library measured
          */
         @Setup(Level.Trial)
-        public void setUp(BenchEnvironment env) {
+        public void setUp(BenchEnvironment env, Library library) {
             String name = env.key("held");
-            env.lettuce().sync().hset(name, "holder-elsewhere:1", "1");
-            env.lettuce().sync().pexpire(name, TimeUnit.HOURS.toMillis(1));
-            redisson = env.redisson().getLock(name);
+            long expiry = TimeUnit.HOURS.toMillis(1);
+            if (library.hasp()) {
+                RedisCommands commands = env.hasp().commands();
+                commands.execute(Replies.VOID, "HSET", name, FOREIGN_OWNER, "1").join();
+                commands.execute(Replies.VOID, "PEXPIRE", name, Long.toString(expiry)).join();
+                hasp = env.hasp().getLock(name);
+            } else {
+                env.lettuce().sync().hset(name, FOREIGN_OWNER, "1");
+                env.lettuce().sync().pexpire(name, expiry);
+                redisson = env.redisson().getLock(name);
+            }
         }
+    }
+
+    /**
+     * hasp.
+     *
+     * @param held the held lock
+     * @return false
+     * @throws InterruptedException never in practice (no wait)
+     */
+    @Benchmark
+    public boolean hasp(HeldLock held) throws InterruptedException {
+        return check(held.hasp.tryLock(0, LEASE_SECONDS, TimeUnit.SECONDS));
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.hasp.bench.lock;
 
 import io.hasp.bench.BenchEnvironment;
+import io.hasp.bench.Library;
+import io.hasp.lock.HaspLock;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -39,18 +41,46 @@ public class UncontendedLockBenchmark {
     /** Per thread: its own lock name, one lock object per library. */
     @State(Scope.Thread)
     public static class Locks {
+        HaspLock hasp;
         RLock redisson;
 
         /**
          * Picks this thread's lock name.
          *
          * @param env the shared server and clients
+         * @param library the library measured
          */
         @Setup(Level.Trial)
-        public void setUp(BenchEnvironment env) {
+        public void setUp(BenchEnvironment env, Library library) {
             String name = env.key("uncontended");
-            redisson = env.redisson().getLock(name);
+            if (library.hasp()) {
+                hasp = env.hasp().getLock(name);
+            } else {
+                redisson = env.redisson().getLock(name);
+            }
         }
+    }
+
+    /**
+     * hasp, watchdog lease.
+     *
+     * @param locks this thread's locks
+     */
+    @Benchmark
+    public void haspWatchdog(Locks locks) {
+        locks.hasp.lock();
+        locks.hasp.unlock();
+    }
+
+    /**
+     * hasp, fixed lease.
+     *
+     * @param locks this thread's locks
+     */
+    @Benchmark
+    public void haspLease(Locks locks) {
+        locks.hasp.lock(LEASE_SECONDS, TimeUnit.SECONDS);
+        locks.hasp.unlock();
     }
 
     /**
