@@ -413,4 +413,29 @@ class ReadWriteLockIT {
             assertFalse(watched.isLocked(), "the expired hold does not keep the lock");
         }
     }
+
+    @Test
+    void interruptedWaiterGivesUpAndLeavesNothingBehind() throws Exception {
+        HaspReadWriteLock rw = lockOf(one);
+        LockOwner writer = rw.writeLock().owner(1);
+        assertTrue(get(rw.writeLock().tryLockAsync(writer)));
+        ModeLock read = lockOf(two).readLock();
+        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                read.lockInterruptibly();
+                outcome.complete(null);
+            } catch (Throwable e) {
+                outcome.complete(e);
+            }
+        }, "rw-interrupted-reader");
+        waiter.start();
+        until(DEADLINE, "the reader is waiting", () -> waiter.getState() == Thread.State.WAITING);
+        waiter.interrupt();
+        assertInstanceOf(InterruptedException.class, get(outcome));
+        waiter.join(DEADLINE.toMillis());
+        get(rw.writeLock().unlockAsync(writer));
+        until(DEADLINE, "no read hold appears later", () -> !rw.isLocked());
+        assertEquals(0, HaspReadWriteLocks.of(two).heldLocks());
+    }
 }
