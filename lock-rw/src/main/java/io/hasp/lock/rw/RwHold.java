@@ -34,12 +34,24 @@ final class RwHold {
         this.owner = owner;
     }
 
-    /** Records an acquisition that brought the count to {@code target}, sent at {@code sentNanos}. */
-    synchronized void acquired(int target, long leaseMillis, boolean watchdog, long sentNanos) {
+    /**
+     * Records an acquisition that brought the count to {@code target}, sent at {@code sentNanos};
+     * false (nothing recorded) when this hold has already ended: the caller starts a new one.
+     */
+    synchronized boolean acquired(int target, long leaseMillis, boolean watchdog, long sentNanos) {
+        if (end.isDone()) {
+            return false;
+        }
         this.count = target;
         this.leaseMillis = Math.max(this.leaseMillis, leaseMillis);
         this.watchdog |= watchdog;
         this.validUntilNanos = Math.max(validUntilNanos, sentNanos + leaseMillis * 1_000_000L);
+        return true;
+    }
+
+    /** Ends the hold with {@code how}, unless it already ended; ordered with {@link #acquired}. */
+    synchronized void end(HoldEnd how) {
+        end.complete(how);
     }
 
     synchronized int count() {

@@ -27,15 +27,21 @@ final class RwHolds {
     /** Records a successful acquisition and returns the (possibly new) hold. */
     RwHold acquired(String name, LockMode mode, String owner, int target, long leaseMillis, boolean watchdog,
             long sentNanos) {
-        RwHold hold = holds.computeIfAbsent(new Key(name, mode, owner), k -> new RwHold(name, mode, owner));
-        hold.acquired(target, leaseMillis, watchdog, sentNanos);
-        return hold;
+        Key key = new Key(name, mode, owner);
+        for (;;) {
+            RwHold hold = holds.compute(key, (k, h) -> h == null || h.end.isDone() ? new RwHold(name, mode, owner) : h);
+            if (hold.acquired(target, leaseMillis, watchdog, sentNanos)) {
+                return hold;
+            }
+            // It ended between the lookup and the update: a new hold replaces it.
+            holds.remove(key, hold);
+        }
     }
 
     /** Forgets {@code hold} (if it is still the registered one) and completes its end with {@code how}. */
     void end(RwHold hold, HoldEnd how) {
+        hold.end(how);
         holds.remove(new Key(hold.name, hold.mode, hold.owner), hold);
-        hold.end.complete(how);
     }
 
     Collection<RwHold> all() {
