@@ -190,9 +190,9 @@ public final class BenchRunner {
                     try {
                         FleetDriver.Result r = FleetDriver.run(uri, library, fleet[0], fleet[1], profile.fleetSeconds());
                         fleetResults.add(r);
-                        console.printf(Locale.ROOT, "%,.0f critical sections/s over %.1f s, counter %s%n", r.perSecond(),
-                                r.seconds(), r.exact() ? "exact (" + r.counter() + ")"
-                                        : "WRONG: " + r.counter() + " of " + r.expected());
+                        console.printf(Locale.ROOT, "%,.0f critical sections/s over %.1f s, counter %s; %s%n",
+                                r.perSecond(), r.seconds(), r.exact() ? "exact (" + r.counter() + ")"
+                                        : "WRONG: " + r.counter() + " of " + r.expected(), FleetDriver.describe(r));
                     } catch (RuntimeException e) {
                         console.println("FAILED: " + e.getMessage());
                     }

@@ -28,24 +28,34 @@ public final class Demo {
     private Demo() {
     }
 
-    /** Runs the demo; see the class comment for the flags. */
+    /** Runs the demo and exits with its status; see the class comment for the flags. */
     public static void main(String[] args) throws Exception {
+        System.exit(run(args));
+    }
+
+    /**
+     * Runs the demo (or, with {@code --worker-process}, one worker process of it).
+     *
+     * @return the exit status: 0 done, 1 the locked counter was not exact on the private server,
+     *     2 a worker process failed, 64 bad arguments
+     */
+    public static int run(String... args) throws Exception {
         DemoOptions o;
         try {
             o = DemoOptions.parse(args);
         } catch (IllegalArgumentException e) {
-            if (!e.getMessage().equals("help")) {
+            boolean help = e.getMessage().equals("help");
+            if (!help) {
                 System.err.println("error: " + e.getMessage());
             }
             System.err.println(DemoOptions.USAGE);
-            System.exit(e.getMessage().equals("help") ? 0 : 64);
-            return;
+            return help ? 0 : 64;
         }
         if (o.workerProcess) {
             DemoWorker.run(o);
-            System.exit(0);
+            return 0;
         }
-        System.exit(runParent(o));
+        return runParent(o);
     }
 
     private static int runParent(DemoOptions o) throws Exception {
@@ -68,17 +78,25 @@ public final class Demo {
                     o.counter, lockedBefore, o.unlockedCounter(), unlockedBefore);
 
             long start = System.nanoTime();
-            int failed = runWorkers(o, uri, processes, expected);
+            AtomicLongArray busyMillis = new AtomicLongArray(processes);
+            int failed = runWorkers(o, uri, processes, expected, busyMillis);
             double seconds = (System.nanoTime() - start) / 1e9;
+            long busiest = 1;
+            for (int i = 0; i < processes; i++) {
+                busiest = Math.max(busiest, busyMillis.get(i));
+            }
 
-            long locked = Long.parseLong(client.commands().get(o.counter).join()) - lockedBefore;
-            String unlockedAfter = client.commands().get(o.unlockedCounter()).join();
-            long unlocked = (unlockedAfter == null ? 0 : Long.parseLong(unlockedAfter)) - unlockedBefore;
-            System.out.printf("%nresult after %.1f s (%,.0f lock acquisitions/s):%n", seconds, expected / seconds);
-            System.out.printf("  with hasp lock   +%,d  (expected +%,d)  %s%n", locked, expected,
-                    locked == expected ? "exact" : "MISMATCH");
-            System.out.printf("  without lock     +%,d  (expected +%,d)  %,d updates lost%n", unlocked, expected,
-                    expected - unlocked);
+            long lockedAfter = Long.parseLong(client.commands().get(o.counter).join());
+            String unlockedValue2 = client.commands().get(o.unlockedCounter()).join();
+            long unlockedAfter = unlockedValue2 == null ? 0 : Long.parseLong(unlockedValue2);
+            long locked = lockedAfter - lockedBefore;
+            long unlocked = unlockedAfter - unlockedBefore;
+            System.out.printf("%nresult after %.1f s; the workers ran %.1f s: %,.0f lock acquisitions/s%n", seconds,
+                    busiest / 1e3, expected * 1e3 / busiest);
+            System.out.printf("  with hasp lock   %s = %,d  (+%,d, expected +%,d)  %s%n", o.counter, lockedAfter,
+                    locked, expected, locked == expected ? "exact" : "MISMATCH");
+            System.out.printf("  without lock     %s = %,d  (+%,d, expected +%,d)  %,d updates lost%n",
+                    o.unlockedCounter(), unlockedAfter, unlocked, expected, expected - unlocked);
             if (failed > 0) {
                 System.out.println("  " + failed + " worker process(es) failed");
                 return 2;
@@ -97,7 +115,8 @@ public final class Demo {
         }
     }
 
-    private static int runWorkers(DemoOptions o, String uri, int processes, long expected) throws Exception {
+    private static int runWorkers(DemoOptions o, String uri, int processes, long expected, AtomicLongArray busyMillis)
+            throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<Process> children = new ArrayList<>();
         List<Thread> readers = new ArrayList<>();
@@ -113,7 +132,7 @@ public final class Demo {
             Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
             children.add(child);
             int index = p;
-            Thread reader = new Thread(() -> follow(child, index, progress), "demo-reader-" + p);
+            Thread reader = new Thread(() -> follow(child, index, progress, busyMillis), "demo-reader-" + p);
             reader.setDaemon(true);
             reader.start();
             readers.add(reader);
@@ -152,11 +171,15 @@ public final class Demo {
         }
     }
 
-    private static void follow(Process child, int index, AtomicLongArray progress) {
+    private static void follow(Process child, int index, AtomicLongArray progress, AtomicLongArray busyMillis) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = in.readLine()) != null; ) {
-                if (line.startsWith("progress ") || line.startsWith("done ")) {
-                    progress.set(index, Long.parseLong(line.substring(line.indexOf(' ') + 1).trim()));
+                String[] words = line.trim().split(" ");
+                if (words[0].equals("progress") || words[0].equals("done")) {
+                    progress.set(index, Long.parseLong(words[1]));
+                    if (words.length > 2) {
+                        busyMillis.set(index, Long.parseLong(words[2]));
+                    }
                 } else {
                     System.out.println("  [worker " + index + "] " + line);
                 }

@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One worker JVM of the demo: its worker threads each increment the locked counter (GET then SET
  * under the hasp lock) and the unlocked counter (GET then SET, no lock) {@code increments} times.
- * Prints {@code progress <n>} lines while it runs and {@code done <n>} at the end, for the parent.
+ * Prints {@code progress <n>} lines while it runs and {@code done <n> <busy ms>} at the end, for
+ * the parent.
  */
 final class DemoWorker {
 
@@ -24,6 +25,7 @@ final class DemoWorker {
             RedisCommands redis = client.commands();
             List<Thread> threads = new ArrayList<>();
             List<Throwable> failures = new ArrayList<>();
+            long start = System.nanoTime();
             for (int w = 0; w < o.workers; w++) {
                 Thread t = new Thread(() -> {
                     try {
@@ -68,7 +70,7 @@ final class DemoWorker {
                 System.out.println("failed " + failures.get(0));
                 System.exit(2);
             }
-            System.out.println("done " + done.get());
+            System.out.println("done " + done.get() + " " + (System.nanoTime() - start) / 1_000_000);
             System.out.flush();
         }
     }

@@ -23,11 +23,11 @@ class KilledHolderIT {
         String name = "killed:lock";
         try (HaspClient client = Clients.hasp(server.uri(), seconds(30));
                 ChildJvm holder = ChildJvm.start(ChildJvm.currentJava(), LockWorker.class, "mode=hold",
-                        "uri=" + server.uri(), "lock=" + name, "watchdog=1000")) {
+                        "uri=" + server.uri(), "lock=" + name, "watchdog=1500")) {
             assertNotNull(holder.awaitLine("LOCKED", Duration.ofSeconds(60)), holder.output());
             HaspLock lock = client.getLock(name);
 
-            // While the holder lives, its watchdog keeps the 1 s lease going: watch it renew three times.
+            // While the holder lives, its watchdog keeps the 1.5 s lease going: watch it renew three times.
             long[] last = {lock.remainTimeToLive()};
             int[] renewals = {0};
             Clients.await("three renewals by the holder's watchdog", seconds(30), () -> {

@@ -59,7 +59,10 @@ class WatchdogScaleIT {
 
             assertEquals((long) LOCKS, existing(probe), "every lock is still alive");
             assertTrue(ends.stream().noneMatch(CompletableFuture::isDone), "no hold reported lost");
-            assertTrue(renewals / scripts >= 90,
+            // One script call per batch of up to 100 locks: about renewals / 100 calls, plus at most
+            // two passes' worth counted on one side of the window and not the other. Without
+            // batching there would be one call per renewal.
+            assertTrue(scripts <= renewals / 100 + 2 * (LOCKS / 100),
                     renewals + " lease renewals took " + scripts + " script calls: not batched by ~100");
 
             // Released in slices: an unlock stops its lock's renewal as it starts, so a burst of

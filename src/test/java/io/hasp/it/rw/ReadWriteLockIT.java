@@ -392,4 +392,25 @@ class ReadWriteLockIT {
         assertTrue(get(b.writeLock().tryLockAsync(b.writeLock().owner(2))), "a writer gets in");
         get(b.writeLock().unlockAsync(b.writeLock().owner(2)));
     }
+
+    @Test
+    void watchdogRenewsOnlyItsOwnersTimeoutKeys() {
+        try (HaspClient client = RwTesting.client(redis.uri(), Duration.ofSeconds(1))) {
+            HaspReadWriteLocks locks = HaspReadWriteLocks.of(client);
+            HaspReadWriteLock watched = locks.get(name);
+            HaspReadWriteLock leased = lockOf(two);
+            LockOwner renewed = watched.readLock().owner(1);
+            LockOwner expiring = leased.readLock().owner(1);
+            get(watched.readLock().lockAsync(renewed));
+            assertTrue(get(leased.readLock().tryLockAsync(0, 2, TimeUnit.SECONDS, expiring)));
+            String renewedKey = "{" + name + "}:" + renewed.field() + ":rwlock_timeout:1";
+            String expiringKey = "{" + name + "}:" + expiring.field() + ":rwlock_timeout:1";
+
+            until(DEADLINE, "the 2 s hold runs out", () -> !exists(client, expiringKey));
+            assertTrue(pttl(client, renewedKey) > 0, "the watchdog owner's key lives on");
+            assertTrue(watched.readLock().isLocked());
+            get(watched.readLock().unlockAsync(renewed));
+            assertFalse(watched.isLocked(), "the expired hold does not keep the lock");
+        }
+    }
 }

@@ -31,7 +31,7 @@ public final class FleetDriver {
 
     /** What one fleet did. */
     public record Result(String library, int processes, int threads, long criticalSections, double seconds,
-            long counter, long expected, int plannedSeconds) {
+            long counter, long expected, int plannedSeconds, Server server) {
 
         /**
          * Returns whether the slowest process ran well past its deadline: a thread that took the lock
@@ -62,6 +62,17 @@ public final class FleetDriver {
         }
     }
 
+    /**
+     * What the server did for a fleet, from {@code INFO commandstats} before and after the run.
+     *
+     * @param evalsha script calls
+     * @param subscribe SUBSCRIBE calls
+     * @param unsubscribe UNSUBSCRIBE calls
+     * @param busyMicros server time spent on the fleet's top-level commands
+     */
+    public record Server(long evalsha, long subscribe, long unsubscribe, long busyMicros) {
+    }
+
     private FleetDriver() {
     }
 
@@ -77,9 +88,9 @@ public final class FleetDriver {
         }
         Result result = run(args[0], args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]),
                 Integer.parseInt(args[4]));
-        System.out.printf("%s %d x %d: %.0f critical sections/s over %.1f s, counter %d of %d (%s)%n",
+        System.out.printf("%s %d x %d: %.0f critical sections/s over %.1f s, counter %d of %d (%s); %s%n",
                 result.library(), result.processes(), result.threads(), result.perSecond(), result.seconds(),
-                result.counter(), result.expected(), result.exact() ? "exact" : "LOST UPDATES");
+                result.counter(), result.expected(), result.exact() ? "exact" : "LOST UPDATES", describe(result));
         System.exit(result.exact() ? 0 : 1);
     }
 
@@ -108,6 +119,7 @@ public final class FleetDriver {
             for (Worker worker : workers) {
                 worker.expect("READY", 120);
             }
+            CommandStats before = CommandStats.parse(connection.sync().info("commandstats"));
             for (Worker worker : workers) {
                 worker.send("GO");
             }
@@ -120,13 +132,31 @@ public final class FleetDriver {
                 elapsed = Math.max(elapsed, Long.parseLong(done[2]) / 1e9);
                 timed += Long.parseLong(done[3]);
             }
+            CommandStats after = CommandStats.parse(connection.sync().info("commandstats"));
             long counter = Long.parseLong(connection.sync().get(counterKey));
             connection.sync().del(counterKey, lockName);
-            return new Result(library, processes, threads, timed, elapsed, counter, total, seconds);
+            Server server = new Server(after.calls(before, "evalsha"), after.calls(before, "subscribe"),
+                    after.calls(before, "unsubscribe"), after.busyMicros(before));
+            return new Result(library, processes, threads, timed, elapsed, counter, total, seconds, server);
         } finally {
             workers.forEach(Worker::stop);
             lettuce.shutdown();
         }
+    }
+
+    /**
+     * Describes what the server did for a fleet, per critical section.
+     *
+     * @param result a fleet's result
+     * @return e.g. "2.5 EVALSHA per critical section, 1 SUBSCRIBE per 6, server busy 0.6 s of 24.0 s"
+     */
+    public static String describe(Result result) {
+        Server server = result.server();
+        double sections = Math.max(1, result.expected());
+        String subscribes = server.subscribe() == 0 ? "no SUBSCRIBE"
+                : String.format(java.util.Locale.ROOT, "1 SUBSCRIBE per %.0f", sections / server.subscribe());
+        return String.format(java.util.Locale.ROOT, "%.1f EVALSHA per critical section, %s, server busy %.2f s of %.1f s",
+                server.evalsha() / sections, subscribes, server.busyMicros() / 1e6, result.seconds());
     }
 
     /** A spawned {@link FleetWorker} process and its line protocol. */

@@ -86,7 +86,9 @@ public final class MarkdownReport {
             FleetDriver.Result h = pair[0];
             FleetDriver.Result r = pair[1];
             FleetDriver.Result any = h != null ? h : r;
-            String notes = "counter exact: hasp " + exact(h) + ", Redisson " + exact(r) + overrun(h) + overrun(r);
+            String notes = "counter exact: hasp " + exact(h) + ", Redisson " + exact(r) + overrun(h) + overrun(r)
+                    + (h == null ? "" : "; hasp: " + FleetDriver.describe(h))
+                    + (r == null ? "" : "; Redisson: " + FleetDriver.describe(r));
             md.append(line("Cross-process: " + any.processes() + " JVMs, GET+SET of a counter under the lock "
                     + "(critical sections/s)", any.processes() + " x " + any.threads(),
                     h == null ? Double.NaN : h.perSecond(), r == null ? Double.NaN : r.perSecond(), Double.NaN,

@@ -1,0 +1,41 @@
+package io.hasp.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The demo end to end, small: its own redis-server, two worker JVMs, an exact locked counter. */
+class DemoIT {
+
+    @Test
+    void theLockedCounterIsExactAndTheDemoSucceeds() throws Exception {
+        PrintStream original = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream tee = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
+            System.setOut(tee);
+            status = Demo.run("--workers", "4", "--increments", "50", "--lock", "demo-it:lock",
+                    "--counter", "demo-it:counter");
+        } finally {
+            System.setOut(original);
+        }
+        String output = captured.toString(StandardCharsets.UTF_8);
+        System.out.println(output);
+        assertEquals(0, status, output);
+        assertTrue(output.contains("4 workers in 2 JVM processes"), output);
+        assertTrue(output.contains("demo-it:counter = 200  (+200, expected +200)  exact"), output);
+        assertTrue(output.contains("progress: 200 / 200 increments (100%)"), output);
+    }
+
+    @Test
+    void badFlagsAreRejectedBeforeAnythingStarts() throws Exception {
+        assertEquals(64, Demo.run("--workers", "0"));
+        assertEquals(64, Demo.run("--processes", "1"));
+        assertEquals(64, Demo.run("--nope", "1"));
+        assertEquals(0, Demo.run("--help"));
+    }
+}
