@@ -24,18 +24,35 @@ final class Hold {
     private long validUntilNanos;                     // guarded by this
     private boolean closing;                          // guarded by this
     private CompletableFuture<Void> renewalInFlight;  // guarded by this
+    private boolean ended;                            // guarded by this
 
     Hold(String name, String owner) {
         this.name = name;
         this.owner = owner;
     }
 
-    /** Records an acquisition that brought the count to {@code target}, sent at {@code sentNanos}. */
-    synchronized void acquired(int target, long leaseMillis, boolean watchdog, long sentNanos) {
+    /**
+     * Records an acquisition that brought the count to {@code target}, sent at {@code sentNanos};
+     * false when this hold has already ended (the caller records it in a new hold).
+     */
+    synchronized boolean acquired(int target, long leaseMillis, boolean watchdog, long sentNanos) {
+        if (ended) {
+            return false;
+        }
         this.count = target;
         this.leaseMillis = leaseMillis;
         this.watchdog |= watchdog;
         this.validUntilNanos = sentNanos + leaseMillis * 1_000_000L;
+        return true;
+    }
+
+    /** Ends the hold; true for the one caller that ended it. */
+    synchronized boolean markEnded() {
+        if (ended) {
+            return false;
+        }
+        ended = true;
+        return true;
     }
 
     synchronized int count() {
@@ -71,7 +88,7 @@ final class Hold {
 
     /** Starts a renewal of this hold in {@code flight}; false when it must not be renewed now. */
     synchronized boolean beginRenewal(CompletableFuture<Void> flight) {
-        if (!watchdog || closing || renewalInFlight != null || end.isDone()) {
+        if (!watchdog || closing || renewalInFlight != null || ended) {
             return false;
         }
         renewalInFlight = flight;

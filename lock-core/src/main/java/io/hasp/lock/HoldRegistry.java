@@ -29,15 +29,24 @@ final class HoldRegistry {
 
     /** Records a successful acquisition and returns the (possibly new) hold. */
     Hold acquired(String name, String owner, int target, long leaseMillis, boolean watchdog, long sentNanos) {
-        Hold hold = holds.computeIfAbsent(new Key(name, owner), k -> new Hold(name, owner));
-        hold.acquired(target, leaseMillis, watchdog, sentNanos);
-        return hold;
+        Key key = new Key(name, owner);
+        for (;;) {
+            Hold hold = holds.computeIfAbsent(key, k -> new Hold(name, owner));
+            if (hold.acquired(target, leaseMillis, watchdog, sentNanos)) {
+                return hold;
+            }
+            // It ended (lost, released) as this acquisition landed: the new hold is a new record.
+            holds.remove(key, hold);
+        }
     }
 
-    /** Forgets {@code hold} (if it is still the registered one) and completes its end with {@code how}. */
+    /** Ends {@code hold}: forgets it (if it is still the registered one) and completes its end with {@code how}. */
     void end(Hold hold, HoldEnd how) {
+        boolean first = hold.markEnded();
         holds.remove(new Key(hold.name, hold.owner), hold);
-        hold.end.complete(how);
+        if (first) {
+            hold.end.complete(how);
+        }
     }
 
     /** Every registered hold, a snapshot. */

@@ -173,4 +173,16 @@ class LeaseRenewerTest {
         assertEquals(0, calls.size());
         assertEquals(0, timer.pending());
     }
+
+    @Test
+    void anAcquisitionLandingAsTheHoldIsFoundLostStartsANewHoldThatIsRenewed() {
+        Hold old = watchdogHold("lock");
+        holds.end(old, HoldEnd.LOST);
+        assertFalse(old.acquired(2, LEASE, true, timer.nanoTime()), "an ended hold takes no new acquisition");
+        Hold fresh = holds.acquired("lock", "client:1", 2, LEASE, true, timer.nanoTime());
+        assertFalse(fresh == old);
+        assertEquals(HoldEnd.LOST, old.end.getNow(null));
+        renewer.renewNow();
+        assertEquals(List.of("lock"), calls.get(0).keys(), "the new hold is renewed");
+    }
 }
