@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
+import io.hasp.client.Replies;
 import io.hasp.lock.LockOwner;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
@@ -368,7 +369,10 @@ class ReadWriteLockIT {
         HaspReadWriteLock rw = lockOf(one);
         HaspReadWriteLock other = HaspReadWriteLocks.of(one).get(name + "-other");
         LockOwner owner = rw.readLock().owner(1);
-        CompletableFuture<Throwable> inCallback = rw.readLock().lockAsync(owner).thenApply(v -> {
+        get(rw.readLock().lockAsync(owner));
+        // a reply that takes 200 ms: the callback is attached before it arrives, so it runs on the
+        // client's event loop (a callback attached to a complete future runs on the attaching thread)
+        CompletableFuture<Throwable> inCallback = one.commands().execute(Replies.VOID, "BLPOP", "never", "0.2").thenApply(v -> {
             try {
                 other.writeLock().lock();
                 return null;
