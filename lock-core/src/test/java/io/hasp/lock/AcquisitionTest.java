@@ -70,7 +70,7 @@ class AcquisitionTest {
         assertFalse(waiting.isDone());
         timer.advance(1, TimeUnit.MILLISECONDS);
         assertEquals(false, waiting.getNow(null));
-        WaitChannel channel = service.waiters().channel(NAME);
+        WaitChannel channel = service.waiters().channel(LockKeys.channel(NAME));
         assertEquals(0, channel == null ? 0 : channel.waiters());
     }
 
@@ -141,9 +141,9 @@ class AcquisitionTest {
     void cancellingAWaitingAcquisitionLeavesNothingBehind() {
         server.holdAs(NAME, "other:1", 30_000);
         CompletableFuture<Void> waiting = lock.lockAsync(a);
-        assertEquals(1, service.waiters().channel(NAME).waiters());
+        assertEquals(1, service.waiters().channel(LockKeys.channel(NAME)).waiters());
         assertTrue(waiting.cancel(false));
-        assertEquals(0, service.waiters().channel(NAME).waiters());
+        assertEquals(0, service.waiters().channel(LockKeys.channel(NAME)).waiters());
         server.delete(NAME);
         server.publish(CHANNEL, "0");
         timer.advance(1, TimeUnit.MINUTES);
@@ -168,7 +168,7 @@ class AcquisitionTest {
         lock.lockAsync(b);
         lock.lockAsync(lock.owner(3));
         assertEquals(1, server.subscriberCount(CHANNEL));
-        assertEquals(3, service.waiters().channel(NAME).waiters());
+        assertEquals(3, service.waiters().channel(LockKeys.channel(NAME)).waiters());
     }
 
     @Test
