@@ -37,6 +37,7 @@ public final class HaspLock implements Lock {
 
     private static final long NO_WAIT = -1;
     private static final long WATCHDOG = -1;
+    private static final LockKind KIND = ReentrantKind.INSTANCE;
 
     private final LockService service;
     private final String name;
@@ -58,7 +59,7 @@ public final class HaspLock implements Lock {
 
     /** The owner that the blocking methods use on the calling thread. */
     public LockOwner currentOwner() {
-        return service.threadOwner();
+        return service.currentOwner();
     }
 
     // ---------------------------------------------------------------- blocking acquisition
@@ -104,7 +105,7 @@ public final class HaspLock implements Lock {
     @Override
     public boolean tryLock() {
         LockOwner owner = currentOwner();
-        return awaitUninterruptibly(service.tryAcquire(name, owner, WATCHDOG, 0), owner);
+        return awaitUninterruptibly(service.tryAcquire(KIND, name, owner, WATCHDOG, 0), owner);
     }
 
     /**
@@ -153,7 +154,7 @@ public final class HaspLock implements Lock {
      */
     @Override
     public void unlock() {
-        join(service.release(name, currentOwner()));
+        join(service.release(KIND, name, currentOwner()));
     }
 
     /** Frees the lock whoever holds it; true when it was locked. */
@@ -206,7 +207,7 @@ public final class HaspLock implements Lock {
     public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, LockOwner owner) {
         long lease = LockArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
         LockArguments.notNull("owner", owner);
-        CompletableFuture<Boolean> acquiring = service.tryAcquire(name, owner, lease, NO_WAIT);
+        CompletableFuture<Boolean> acquiring = service.tryAcquire(KIND, name, owner, lease, NO_WAIT);
         CompletableFuture<Void> result = acquiring.thenApply(acquired -> null);
         result.whenComplete((v, e) -> {
             if (result.isCancelled()) {
@@ -223,7 +224,7 @@ public final class HaspLock implements Lock {
 
     /** One attempt (watchdog lease): the future is true when {@code owner} holds the lock now. */
     public CompletableFuture<Boolean> tryLockAsync(LockOwner owner) {
-        return service.tryAcquire(name, LockArguments.notNull("owner", owner), WATCHDOG, 0);
+        return service.tryAcquire(KIND, name, LockArguments.notNull("owner", owner), WATCHDOG, 0);
     }
 
     /**
@@ -235,20 +236,20 @@ public final class HaspLock implements Lock {
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, LockOwner owner) {
         long wait = LockArguments.waitNanos(waitTime, unit);
         long lease = LockArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
-        return service.tryAcquire(name, LockArguments.notNull("owner", owner), lease, wait);
+        return service.tryAcquire(KIND, name, LockArguments.notNull("owner", owner), lease, wait);
     }
 
     /** Like {@link #tryLockAsync(long, long, TimeUnit, LockOwner)} with durations. */
     public CompletableFuture<Boolean> tryLockAsync(Duration waitTime, Duration leaseTime, LockOwner owner) {
         long wait = LockArguments.waitNanos(waitTime);
         long lease = LockArguments.leaseMillis(leaseTime, service.minLeaseMillis());
-        return service.tryAcquire(name, LockArguments.notNull("owner", owner), lease, wait);
+        return service.tryAcquire(KIND, name, LockArguments.notNull("owner", owner), lease, wait);
     }
 
     /** Like {@link #tryLockAsync(long, long, TimeUnit, LockOwner)} with the watchdog lease. */
     public CompletableFuture<Boolean> tryLockAsync(Duration waitTime, LockOwner owner) {
         long wait = LockArguments.waitNanos(waitTime);
-        return service.tryAcquire(name, LockArguments.notNull("owner", owner), WATCHDOG, wait);
+        return service.tryAcquire(KIND, name, LockArguments.notNull("owner", owner), WATCHDOG, wait);
     }
 
     /**
@@ -257,12 +258,12 @@ public final class HaspLock implements Lock {
      * real owner never sees that exception because of a retry.
      */
     public CompletableFuture<Void> unlockAsync(LockOwner owner) {
-        return service.release(name, LockArguments.notNull("owner", owner));
+        return service.release(KIND, name, LockArguments.notNull("owner", owner));
     }
 
     /** Frees the lock whoever holds it; the future is true when it was locked. */
     public CompletableFuture<Boolean> forceUnlockAsync() {
-        return service.forceRelease(name);
+        return service.forceRelease(KIND, name);
     }
 
     /** Whether anyone holds the lock. */
@@ -293,7 +294,7 @@ public final class HaspLock implements Lock {
      * Completes on an event-loop or timer thread.
      */
     public CompletableFuture<HoldEnd> holdEnd(LockOwner owner) {
-        return service.holdEnd(name, LockArguments.notNull("owner", owner));
+        return service.holdEnd(KIND, name, LockArguments.notNull("owner", owner));
     }
 
     /** {@link #holdEnd(LockOwner)} for the calling thread's hold. */
@@ -311,12 +312,12 @@ public final class HaspLock implements Lock {
 
     private boolean acquireBlocking(long leaseMillis, long waitNanos) throws InterruptedException {
         LockOwner owner = currentOwner();
-        return await(service.tryAcquire(name, owner, leaseMillis, waitNanos), owner, true);
+        return await(service.tryAcquire(KIND, name, owner, leaseMillis, waitNanos), owner, true);
     }
 
     private void lockUninterruptibly(long leaseMillis) {
         LockOwner owner = currentOwner();
-        awaitUninterruptibly(service.tryAcquire(name, owner, leaseMillis, NO_WAIT), owner);
+        awaitUninterruptibly(service.tryAcquire(KIND, name, owner, leaseMillis, NO_WAIT), owner);
     }
 
     private boolean awaitUninterruptibly(CompletableFuture<Boolean> acquiring, LockOwner owner) {
@@ -369,7 +370,7 @@ public final class HaspLock implements Lock {
     private void abandon(CompletableFuture<Boolean> acquiring, LockOwner owner) {
         if (!acquiring.cancel(/* mayInterruptIfRunning= */ false)
                 && !acquiring.isCompletedExceptionally() && Boolean.TRUE.equals(acquiring.getNow(false))) {
-            service.release(name, owner);
+            service.release(KIND, name, owner);
         }
     }
 

@@ -53,9 +53,11 @@ class BufferReleaseTest {
             }
         };
         try (TcpProxy proxy = TcpProxy.start(redis.port())) {
-            HaspClient client = HaspClient.create(HaspConfig.builder().uri(proxy.uri()).protocol(protocol)
-                    .allocator(counting).commandTimeout(Duration.ofMillis(500))
-                    .reconnectBackoff(Duration.ofMillis(10), Duration.ofMillis(100), 0.2).build());
+            HaspConfig config = HaspConfig.builder().uri(proxy.uri()).protocol(protocol)
+                    .allocator(counting).commandTimeout(Duration.ofSeconds(20))
+                    .reconnectBackoff(Duration.ofMillis(10), Duration.ofMillis(100), 0.2).build();
+            HaspClient client = HaspClient.create(config);
+            HaspClient impatient = HaspClient.create(config.toBuilder().poolSize(1).commandTimeout(Duration.ofMillis(300)).build());
             RedisCommands redis1 = client.commands();
             List<CompletableFuture<?>> all = new ArrayList<>();
             String big = "x".repeat(200_000);   // replies that arrive in several reads
@@ -66,14 +68,14 @@ class BufferReleaseTest {
             all.add(redis1.execute(Replies.VALUE, "HELLO"));
             all.add(client.pubSub().subscribe("c", (c, m) -> { }));
             all.add(redis1.publish("c", "m"));
-            CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0])).get(30, TimeUnit.SECONDS);
+            CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0])).get(60, TimeUnit.SECONDS);
 
             Script script = Script.of("echo", "return ARGV[1]");
             redis1.execute(Replies.OK, "SCRIPT", "FLUSH").get(10, TimeUnit.SECONDS);
             assertEquals("a", redis1.evalsha(script, Replies.STRING, List.of(), "a").get(10, TimeUnit.SECONDS));
 
-            CompletableFuture<Void> sleeping = redis1.execute(Replies.VOID, "DEBUG", "SLEEP", "0.8");
-            CompletableFuture<String> late = redis1.get("k1");   // times out; its late reply is dropped
+            CompletableFuture<Void> sleeping = impatient.commands().execute(Replies.VOID, "DEBUG", "SLEEP", "0.8");
+            CompletableFuture<String> late = impatient.commands().get("k1");   // times out; its late reply is dropped
             CompletableFuture.allOf(sleeping, late).handle((ok, e) -> null).get(10, TimeUnit.SECONDS);
 
             proxy.delay(Duration.ofMillis(200));
@@ -89,7 +91,9 @@ class BufferReleaseTest {
                 }
             }
             redis1.execute(Replies.VOID, "BLPOP", "nothing", 0);   // pending at close
+            impatient.commands().execute(Replies.VOID, "BLPOP", "nothing", 0);
             client.close();
+            impatient.close();
         }
         assertTrue(allocations.get() > 10, "the client allocated through the configured allocator: " + allocations);
         assertEquals(0, allocator.metric().usedDirectMemory(), "direct bytes still allocated");

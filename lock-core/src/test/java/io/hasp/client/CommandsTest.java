@@ -155,7 +155,7 @@ class CommandsTest {
                 .commandTimeout(Duration.ofMillis(200)).build())) {
             RedisCommands redis = client.commands();
             get(redis.set("after-sleep", "mine"));
-            CompletableFuture<Void> sleep = redis.execute(Replies.VOID, "DEBUG", "SLEEP", "0.6");
+            CompletableFuture<Void> sleep = redis.execute(Replies.VOID, "DEBUG", "SLEEP", "2");
             CompletableFuture<String> queued = redis.get("after-sleep");
             ExecutionException e = assertThrows(ExecutionException.class, () -> get(sleep));
             assertInstanceOf(RedisTimeoutException.class, e.getCause());

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ExtendWith(RedisServerExtension.class)
 class ConnectionFaultsIT {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(3);
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private static HaspConfig.Builder config(String uri) {
         return HaspConfig.builder().uri(uri).commandTimeout(TIMEOUT)
@@ -43,7 +43,7 @@ class ConnectionFaultsIT {
         Throwable last = null;
         while (System.nanoTime() < deadline) {
             try {
-                return command.get().get(10, TimeUnit.SECONDS);
+                return command.get().get(TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
             } catch (ExecutionException e) {
                 assertInstanceOf(RedisException.class, e.getCause());
                 last = e.getCause();
@@ -108,7 +108,7 @@ class ConnectionFaultsIT {
             assertEquals("OK", client.commands().set("k", "v").get(10, TimeUnit.SECONDS));
             redis.kill();
             ExecutionException down = assertThrows(ExecutionException.class,
-                    () -> client.commands().ping().get(10, TimeUnit.SECONDS));
+                    () -> client.commands().ping().get(TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS));
             assertTrue(down.getCause() instanceof RedisConnectionException || down.getCause() instanceof RedisTimeoutException,
                     down.getCause()::toString);
             redis.restart();
@@ -116,7 +116,7 @@ class ConnectionFaultsIT {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             String received = null;
             while (received == null && System.nanoTime() < deadline) {
-                client.commands().publish("after-kill", "back").get(10, TimeUnit.SECONDS);
+                client.commands().publish("after-kill", "back").get(TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
                 received = messages.poll(200, TimeUnit.MILLISECONDS);
             }
             assertEquals("back", received);

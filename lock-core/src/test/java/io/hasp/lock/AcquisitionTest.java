@@ -129,7 +129,7 @@ class AcquisitionTest {
         assertTrue(get(waiting));
         assertEquals(1L, view.count(NAME, "me:1"));
         awaitSubscribers(1);  // the waiter's subscription went away after the linger
-        assertNull(service.waiters().channel(NAME));
+        assertNull(service.waiters().channel(CHANNEL));
     }
 
     @Test
@@ -147,10 +147,10 @@ class AcquisitionTest {
         view.holdAs(NAME, "other:1", 120_000);
         CompletableFuture<Boolean> waiting = lock.tryLockAsync(500, -1, TimeUnit.MILLISECONDS, a);
         assertEquals(false, get(waiting));
-        WaitChannel channel = service.waiters().channel(NAME);
+        WaitChannel channel = service.waiters().channel(CHANNEL);
         assertEquals(0, channel == null ? 0 : channel.waiters());
         awaitSubscribers(1);  // only the observer is left once the linger passed
-        assertNull(service.waiters().channel(NAME));
+        assertNull(service.waiters().channel(CHANNEL));
         assertEquals("1", view.call("HGET", NAME, "other:1"));
     }
 
@@ -161,7 +161,7 @@ class AcquisitionTest {
         assertFalse(get(lock.tryLockAsync(a)));
         assertEquals(1, view.scriptCalls(AcquireScript.SCRIPT, NAME).size());
         assertEquals(subscribes, view.commandCalls("subscribe"));
-        assertNull(service.waiters().channel(NAME));
+        assertNull(service.waiters().channel(CHANNEL));
     }
 
     @Test
@@ -239,9 +239,9 @@ class AcquisitionTest {
         view.holdAs(NAME, "other:1", 120_000);
         CompletableFuture<Void> waiting = lock.lockAsync(a);
         awaitSubscribers(2);
-        await("one waiter", SLACK, () -> service.waiters().channel(NAME).waiters() == 1);
+        await("one waiter", SLACK, () -> service.waiters().channel(CHANNEL).waiters() == 1);
         assertTrue(waiting.cancel(false));
-        assertEquals(0, service.waiters().channel(NAME).waiters());
+        assertEquals(0, service.waiters().channel(CHANNEL).waiters());
         view.delete(NAME);
         view.publish(CHANNEL, "0");
         awaitSubscribers(1);
@@ -258,7 +258,7 @@ class AcquisitionTest {
             get(shared.lockAsync(a));
             CompletableFuture<Boolean> waiting = shared.tryLockAsync(60, -1, TimeUnit.SECONDS, b);
             awaitSubscribers(2);
-            await("the waiter parked", SLACK, () -> local.waiters().channel(NAME).waiters() == 1);
+            await("the waiter parked", SLACK, () -> local.waiters().channel(CHANNEL).waiters() == 1);
             proxy.blackhole(true);
             get(shared.unlockAsync(a));
             assertTrue(get(waiting), "handed over although the message could not arrive");
@@ -274,7 +274,7 @@ class AcquisitionTest {
         List<CompletableFuture<Void>> waiting = List.of(lock.lockAsync(a), lock.lockAsync(b),
                 lock.lockAsync(lock.owner(3)));
         await("three waiters", SLACK, () -> {
-            WaitChannel channel = service.waiters().channel(NAME);
+            WaitChannel channel = service.waiters().channel(CHANNEL);
             return channel != null && channel.waiters() == 3;
         });
         awaitSubscribers(2);
