@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
 import io.hasp.client.Replies;
+import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
@@ -245,6 +246,9 @@ class ReadWriteLockIT {
             LockOwner writer = marker.writeLock().owner(1);
             get(rw.readLock().lockAsync(reader));
             get(marker.writeLock().lockAsync(writer));
+            // A reentrant lock of the same client: one renewal task serves both kinds.
+            HaspLock plain = client.getLock(name + "-plain");
+            get(plain.lockAsync(plain.owner(1)));
             String timeoutKey = "{" + name + "}:" + reader.field() + ":rwlock_timeout:1";
 
             long start = locks.renewalCalls();
@@ -252,6 +256,8 @@ class ReadWriteLockIT {
             assertTrue(pttl(client, name) > 0, "hash renewed past its 1 s lease");
             assertTrue(pttl(client, timeoutKey) > 0, "the reader's own timeout key renewed too");
             assertTrue(pttl(client, marker.getName()) > 0, "the write hold renewed");
+            assertTrue(pttl(client, plain.getName()) > 0, "the reentrant lock renewed by the same task");
+            assertEquals(client.lockService().renewalCalls(), locks.renewalCalls(), "one watchdog per client");
 
             get(rw.readLock().unlockAsync(reader));
             assertFalse(exists(client, name));
@@ -261,6 +267,7 @@ class ReadWriteLockIT {
             assertFalse(exists(client, name), "no renewal recreated the unlocked hash");
             assertFalse(exists(client, timeoutKey), "nor its timeout key");
             get(marker.writeLock().unlockAsync(writer));
+            get(plain.unlockAsync(plain.owner(1)));
         }
     }
 

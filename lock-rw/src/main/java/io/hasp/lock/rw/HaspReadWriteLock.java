@@ -1,6 +1,11 @@
 package io.hasp.lock.rw;
 
+import io.hasp.client.Await;
+import io.hasp.client.RedisCommands;
+import io.hasp.client.RedisException;
+import io.hasp.lock.LockService;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReadWriteLock;
 
@@ -19,7 +24,8 @@ import java.util.concurrent.locks.ReadWriteLock;
  * <p><b>Leases.</b> Every read hold has its own timeout key with its own lease, so a reader with a
  * short lease never shortens another's protection; the lock's hash lives as long as its longest
  * hold and disappears when the last one ends or expires. Holds taken without a lease are renewed
- * by the client's read/write watchdog (the hash and the owner's own timeout keys) until unlocked.
+ * by the client's watchdog, the one task that also renews its reentrant locks (the hash and the
+ * owner's own timeout keys), until unlocked.
  *
  * <p><b>Wake-ups.</b> Releases are announced on {@code redisson_rwlock:{<name>}}: the end of a write
  * hold publishes {@code "1"} (all waiters look: readers enter together), a read unlock that frees
@@ -29,16 +35,18 @@ import java.util.concurrent.locks.ReadWriteLock;
  */
 public final class HaspReadWriteLock implements ReadWriteLock {
 
-    private final RwService service;
+    private final LockService service;
+    private final RedisCommands redis;
     private final String name;
     private final ModeLock readLock;
     private final ModeLock writeLock;
 
-    HaspReadWriteLock(RwService service, String name) {
+    HaspReadWriteLock(LockService service, RedisCommands redis, String name) {
         this.service = service;
+        this.redis = redis;
         this.name = name;
-        this.readLock = new ModeLock(service, name, LockMode.READ);
-        this.writeLock = new ModeLock(service, name, LockMode.WRITE);
+        this.readLock = new ModeLock(service, redis, name, RwLockKind.READ);
+        this.writeLock = new ModeLock(service, redis, name, RwLockKind.WRITE);
     }
 
     /** The lock's name: the Redis key of its hash. */
@@ -65,7 +73,7 @@ public final class HaspReadWriteLock implements ReadWriteLock {
 
     /** Whether anyone holds the lock in either mode; completes on an event-loop thread. */
     public CompletableFuture<Boolean> isLockedAsync() {
-        return service.redis().pttl(name).thenApply(ttl -> ttl != -2);
+        return redis.pttl(name).thenApply(ttl -> ttl != -2);
     }
 
     /** The lock's name and client. */
@@ -76,7 +84,7 @@ public final class HaspReadWriteLock implements ReadWriteLock {
 
     static <T> T join(CompletableFuture<T> future) {
         if (!future.isDone()) {
-            io.hasp.client.Await.checkBlockingAllowed("a blocking read/write lock call");
+            Await.checkBlockingAllowed("a blocking read/write lock call");
         }
         boolean interrupted = false;
         try {
@@ -97,13 +105,21 @@ public final class HaspReadWriteLock implements ReadWriteLock {
     }
 
     static RuntimeException propagate(Throwable cause) {
-        Throwable t = RwService.unwrap(cause);
+        Throwable t = unwrap(cause);
         if (t instanceof RuntimeException e) {
             return e;
         }
         if (t instanceof Error e) {
             throw e;
         }
-        return new io.hasp.client.RedisException(t.toString());
+        return new RedisException(t.toString(), t);
+    }
+
+    static Throwable unwrap(Throwable error) {
+        Throwable t = error;
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
     }
 }

@@ -1,7 +1,10 @@
 package io.hasp.lock.rw;
 
 import io.hasp.client.Await;
+import io.hasp.client.RedisCommands;
 import io.hasp.lock.HoldEnd;
+import io.hasp.lock.LockArguments;
+import io.hasp.lock.LockService;
 import io.hasp.lock.LockOwner;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -30,14 +33,18 @@ public final class ModeLock implements Lock {
     private static final long NO_WAIT = -1;
     private static final long WATCHDOG = -1;
 
-    private final RwService service;
+    private final LockService service;
+    private final RedisCommands redis;
     private final String name;
+    private final RwLockKind kind;
     private final LockMode mode;
 
-    ModeLock(RwService service, String name, LockMode mode) {
+    ModeLock(LockService service, RedisCommands redis, String name, RwLockKind kind) {
         this.service = service;
+        this.redis = redis;
         this.name = name;
-        this.mode = mode;
+        this.kind = kind;
+        this.mode = kind.mode();
     }
 
     /** The read/write lock's name: the Redis key of its hash. */
@@ -56,9 +63,8 @@ public final class ModeLock implements Lock {
     }
 
     /** The owner that the blocking methods use on the calling thread. */
-    @SuppressWarnings("deprecation")
     public LockOwner currentOwner() {
-        return service.owner(Thread.currentThread().getId());
+        return service.currentOwner();
     }
 
     // ---------------------------------------------------------------- blocking acquisition
@@ -71,33 +77,33 @@ public final class ModeLock implements Lock {
 
     /** Acquires for {@code leaseTime} (never renewed; -1: the watchdog), waiting as long as needed. */
     public void lock(long leaseTime, TimeUnit unit) {
-        lockUninterruptibly(RwArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis()));
+        lockUninterruptibly(LockArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis()));
     }
 
     /** Acquires for {@code leaseTime} (never renewed), waiting as long as needed. */
     public void lock(Duration leaseTime) {
-        lockUninterruptibly(RwArguments.leaseMillis(leaseTime, service.minLeaseMillis()));
+        lockUninterruptibly(LockArguments.leaseMillis(leaseTime, service.minLeaseMillis()));
     }
 
     /** Acquires with the watchdog lease, waiting until held or the thread is interrupted. */
     @Override
     public void lockInterruptibly() throws InterruptedException {
         LockOwner owner = currentOwner();
-        await(service.tryAcquire(name, mode, owner, WATCHDOG, NO_WAIT), owner, true);
+        await(service.tryAcquire(kind, name, owner, WATCHDOG, NO_WAIT), owner, true);
     }
 
     /** Like {@link #lockInterruptibly()} with a lease of {@code leaseTime} (-1: the watchdog). */
     public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
-        long lease = RwArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
+        long lease = LockArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
         LockOwner owner = currentOwner();
-        await(service.tryAcquire(name, mode, owner, lease, NO_WAIT), owner, true);
+        await(service.tryAcquire(kind, name, owner, lease, NO_WAIT), owner, true);
     }
 
     /** Acquires (watchdog lease) only if that is possible now; one round trip. */
     @Override
     public boolean tryLock() {
         LockOwner owner = currentOwner();
-        return awaitUninterruptibly(service.tryAcquire(name, mode, owner, WATCHDOG, 0), owner);
+        return awaitUninterruptibly(service.tryAcquire(kind, name, owner, WATCHDOG, 0), owner);
     }
 
     /**
@@ -108,16 +114,16 @@ public final class ModeLock implements Lock {
      */
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        long wait = RwArguments.waitNanos(time, unit);
+        long wait = LockArguments.waitNanos(time, unit);
         LockOwner owner = currentOwner();
-        return await(service.tryAcquire(name, mode, owner, WATCHDOG, wait), owner, true);
+        return await(service.tryAcquire(kind, name, owner, WATCHDOG, wait), owner, true);
     }
 
     /** Like {@link #tryLock(long, TimeUnit)}. */
     public boolean tryLock(Duration waitTime) throws InterruptedException {
-        long wait = RwArguments.waitNanos(waitTime);
+        long wait = LockArguments.waitNanos(waitTime);
         LockOwner owner = currentOwner();
-        return await(service.tryAcquire(name, mode, owner, WATCHDOG, wait), owner, true);
+        return await(service.tryAcquire(kind, name, owner, WATCHDOG, wait), owner, true);
     }
 
     /**
@@ -127,18 +133,18 @@ public final class ModeLock implements Lock {
      * @throws InterruptedException when interrupted; a hold granted at that moment is given back
      */
     public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        long wait = RwArguments.waitNanos(waitTime, unit);
-        long lease = RwArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
+        long wait = LockArguments.waitNanos(waitTime, unit);
+        long lease = LockArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
         LockOwner owner = currentOwner();
-        return await(service.tryAcquire(name, mode, owner, lease, wait), owner, true);
+        return await(service.tryAcquire(kind, name, owner, lease, wait), owner, true);
     }
 
     /** Like {@link #tryLock(long, long, TimeUnit)} with durations. */
     public boolean tryLock(Duration waitTime, Duration leaseTime) throws InterruptedException {
-        long wait = RwArguments.waitNanos(waitTime);
-        long lease = RwArguments.leaseMillis(leaseTime, service.minLeaseMillis());
+        long wait = LockArguments.waitNanos(waitTime);
+        long lease = LockArguments.leaseMillis(leaseTime, service.minLeaseMillis());
         LockOwner owner = currentOwner();
-        return await(service.tryAcquire(name, mode, owner, lease, wait), owner, true);
+        return await(service.tryAcquire(kind, name, owner, lease, wait), owner, true);
     }
 
     /**
@@ -148,7 +154,7 @@ public final class ModeLock implements Lock {
      */
     @Override
     public void unlock() {
-        HaspReadWriteLock.join(service.release(name, mode, currentOwner()));
+        HaspReadWriteLock.join(service.release(kind, name, currentOwner()));
     }
 
     /** Frees the lock if it is held in this mode, whoever holds it; true when it was. */
@@ -200,9 +206,9 @@ public final class ModeLock implements Lock {
      * hold granted concurrently.
      */
     public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, LockOwner owner) {
-        long lease = RwArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
-        RwArguments.notNull("owner", owner);
-        CompletableFuture<Boolean> acquiring = service.tryAcquire(name, mode, owner, lease, NO_WAIT);
+        long lease = LockArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
+        LockArguments.notNull("owner", owner);
+        CompletableFuture<Boolean> acquiring = service.tryAcquire(kind, name, owner, lease, NO_WAIT);
         CompletableFuture<Void> result = acquiring.thenApply(acquired -> null);
         result.whenComplete((v, e) -> {
             if (result.isCancelled()) {
@@ -214,12 +220,12 @@ public final class ModeLock implements Lock {
 
     /** Like {@link #lockAsync(long, TimeUnit, LockOwner)} with a duration. */
     public CompletableFuture<Void> lockAsync(Duration leaseTime, LockOwner owner) {
-        return lockAsync(RwArguments.leaseMillis(leaseTime, service.minLeaseMillis()), TimeUnit.MILLISECONDS, owner);
+        return lockAsync(LockArguments.leaseMillis(leaseTime, service.minLeaseMillis()), TimeUnit.MILLISECONDS, owner);
     }
 
     /** One attempt (watchdog lease): the future is true when {@code owner} holds this mode now. */
     public CompletableFuture<Boolean> tryLockAsync(LockOwner owner) {
-        return service.tryAcquire(name, mode, RwArguments.notNull("owner", owner), WATCHDOG, 0);
+        return service.tryAcquire(kind, name, LockArguments.notNull("owner", owner), WATCHDOG, 0);
     }
 
     /**
@@ -229,22 +235,22 @@ public final class ModeLock implements Lock {
      * non-retryable Redis error. Cancelling it gives back a hold granted concurrently.
      */
     public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit, LockOwner owner) {
-        long wait = RwArguments.waitNanos(waitTime, unit);
-        long lease = RwArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
-        return service.tryAcquire(name, mode, RwArguments.notNull("owner", owner), lease, wait);
+        long wait = LockArguments.waitNanos(waitTime, unit);
+        long lease = LockArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
+        return service.tryAcquire(kind, name, LockArguments.notNull("owner", owner), lease, wait);
     }
 
     /** Like {@link #tryLockAsync(long, long, TimeUnit, LockOwner)} with durations. */
     public CompletableFuture<Boolean> tryLockAsync(Duration waitTime, Duration leaseTime, LockOwner owner) {
-        long wait = RwArguments.waitNanos(waitTime);
-        long lease = RwArguments.leaseMillis(leaseTime, service.minLeaseMillis());
-        return service.tryAcquire(name, mode, RwArguments.notNull("owner", owner), lease, wait);
+        long wait = LockArguments.waitNanos(waitTime);
+        long lease = LockArguments.leaseMillis(leaseTime, service.minLeaseMillis());
+        return service.tryAcquire(kind, name, LockArguments.notNull("owner", owner), lease, wait);
     }
 
     /** Like {@link #tryLockAsync(long, long, TimeUnit, LockOwner)} with the watchdog lease. */
     public CompletableFuture<Boolean> tryLockAsync(Duration waitTime, LockOwner owner) {
-        long wait = RwArguments.waitNanos(waitTime);
-        return service.tryAcquire(name, mode, RwArguments.notNull("owner", owner), WATCHDOG, wait);
+        long wait = LockArguments.waitNanos(waitTime);
+        return service.tryAcquire(kind, name, LockArguments.notNull("owner", owner), WATCHDOG, wait);
     }
 
     /**
@@ -253,40 +259,40 @@ public final class ModeLock implements Lock {
      * owner never sees that exception because of a retry.
      */
     public CompletableFuture<Void> unlockAsync(LockOwner owner) {
-        return service.release(name, mode, RwArguments.notNull("owner", owner));
+        return service.release(kind, name, LockArguments.notNull("owner", owner));
     }
 
     /** Frees the lock if it is held in this mode, whoever holds it; the future is true when it was. */
     public CompletableFuture<Boolean> forceUnlockAsync() {
-        return service.forceRelease(name, mode);
+        return service.forceRelease(kind, name);
     }
 
     /** Whether anyone holds this mode (a snapshot of two reads). */
     public CompletableFuture<Boolean> isLockedAsync() {
-        return service.redis().hget(name, "mode").thenCompose(current -> {
+        return redis.hget(name, "mode").thenCompose(current -> {
             if (mode == LockMode.WRITE || current == null || "read".equals(current)) {
                 return CompletableFuture.completedFuture(
                         current != null && current.equals(mode == LockMode.WRITE ? "write" : "read"));
             }
             // Write mode: read holds exist beside 'mode' and the writer's field (a downgrade).
-            return service.redis().hlen(name).thenApply(fields -> fields > 2);
+            return redis.hlen(name).thenApply(fields -> fields > 2);
         });
     }
 
     /** Whether {@code owner} holds this mode. */
     public CompletableFuture<Boolean> isHeldByAsync(LockOwner owner) {
-        return service.redis().hexists(name, field(RwArguments.notNull("owner", owner)));
+        return redis.hexists(name, field(LockArguments.notNull("owner", owner)));
     }
 
     /** The hold count of {@code owner} in this mode (0 when it holds none). */
     public CompletableFuture<Integer> getHoldCountAsync(LockOwner owner) {
-        return service.redis().hget(name, field(RwArguments.notNull("owner", owner)))
+        return redis.hget(name, field(LockArguments.notNull("owner", owner)))
                 .thenApply(count -> count == null ? 0 : Integer.parseInt(count));
     }
 
     /** The lock's remaining time to live in milliseconds: -2 when not locked, -1 when it has no expiry. */
     public CompletableFuture<Long> remainTimeToLiveAsync() {
-        return service.redis().pttl(name);
+        return redis.pttl(name);
     }
 
     /**
@@ -295,7 +301,7 @@ public final class ModeLock implements Lock {
      * {@link HoldEnd#RELEASED} at once when this client tracks no such hold.
      */
     public CompletableFuture<HoldEnd> holdEnd(LockOwner owner) {
-        return service.holdEnd(name, mode, RwArguments.notNull("owner", owner));
+        return service.holdEnd(kind, name, LockArguments.notNull("owner", owner));
     }
 
     /** {@link #holdEnd(LockOwner)} for the calling thread's holds. */
@@ -310,14 +316,14 @@ public final class ModeLock implements Lock {
     }
 
     private String field(LockOwner owner) {
-        return mode == LockMode.WRITE ? RwKeys.writeField(owner.field()) : owner.field();
+        return kind.holdField(owner);
     }
 
     // ---------------------------------------------------------------- waiting on the async path
 
     private void lockUninterruptibly(long leaseMillis) {
         LockOwner owner = currentOwner();
-        awaitUninterruptibly(service.tryAcquire(name, mode, owner, leaseMillis, NO_WAIT), owner);
+        awaitUninterruptibly(service.tryAcquire(kind, name, owner, leaseMillis, NO_WAIT), owner);
     }
 
     private boolean awaitUninterruptibly(CompletableFuture<Boolean> acquiring, LockOwner owner) {
@@ -367,7 +373,7 @@ public final class ModeLock implements Lock {
     private void abandon(CompletableFuture<Boolean> acquiring, LockOwner owner) {
         if (!acquiring.cancel(/* mayInterruptIfRunning= */ false)
                 && !acquiring.isCompletedExceptionally() && Boolean.TRUE.equals(acquiring.getNow(false))) {
-            service.release(name, mode, owner);
+            service.release(kind, name, owner);
         }
     }
 }
