@@ -50,6 +50,7 @@ class AcquisitionTest {
     private HaspLock lock;
     private LockOwner a;
     private LockOwner b;
+    private int connections;
 
     AcquisitionTest(RedisServer server) {
         this.server = server;
@@ -62,6 +63,7 @@ class AcquisitionTest {
         // Long enough for the delayed replies below to arrive, not time out.
         client = HaspClient.create(HaspConfig.builder().uri(proxy.uri()).commandTimeout(Duration.ofSeconds(20)).build());
         client.commands().ping().get(30, TimeUnit.SECONDS);
+        connections = proxy.connectionCount();
         service = service(client, client, WATCHDOG);
         lock = service.lock(NAME);
         a = lock.owner(1);
@@ -171,6 +173,7 @@ class AcquisitionTest {
         assertEquals(1L, view.count(NAME, "me:1"));
         assertTrue(view.scriptCalls(AcquireScript.SCRIPT, NAME).size() >= 2, "the acquire was sent again");
 
+        settle();
         proxy.dropNextReplyAndCut();
         assertTrue(get(lock.tryLockAsync(10, -1, TimeUnit.SECONDS, a)));
         assertEquals(2L, view.count(NAME, "me:1"));
@@ -216,9 +219,13 @@ class AcquisitionTest {
         assertEquals(2, latches.size(), "one latch per unlock, reused by its retry: " + latches);
     }
 
-    /** Lets the latch clean-up the last unlock sent finish, so that no reply of it is still on its way. */
+    /**
+     * Lets the traffic that follows a lost reply finish (the cut connection's reconnect, an unlock's
+     * latch clean-up), so that the next reply the proxy drops is the one of the next command.
+     */
     private void settle() throws Exception {
         await("unlock latches deleted", SLACK, () -> ((List<?>) view.call("KEYS", "redisson_unlock_latch:*")).isEmpty());
+        await("the client reconnected", SLACK, () -> proxy.connectionCount() >= connections);
         for (int i = 0; i < 4; i++) {
             get(client.commands().ping());
         }
@@ -241,7 +248,10 @@ class AcquisitionTest {
         awaitSubscribers(2);
         await("one waiter", SLACK, () -> service.waiters().channel(CHANNEL).waiters() == 1);
         assertTrue(waiting.cancel(false));
-        assertEquals(0, service.waiters().channel(CHANNEL).waiters());
+        await("no waiter left", SLACK, () -> {
+            WaitChannel channel = service.waiters().channel(CHANNEL);
+            return channel == null || channel.waiters() == 0;
+        });
         view.delete(NAME);
         view.publish(CHANNEL, "0");
         awaitSubscribers(1);
@@ -252,13 +262,16 @@ class AcquisitionTest {
     @Test
     void aLocalUnlockHandsTheLockToALocalWaiterWithoutTheMessage() throws Exception {
         // Commands go straight to the server; subscriptions through the proxy, which then stops.
-        try (HaspClient direct = HaspClient.create(server.uri());
+        try (HaspClient direct = HaspClient.create(HaspConfig.builder().uri(server.uri()).poolSize(1).build());
                 LockService local = service(direct, client, WATCHDOG)) {
             HaspLock shared = local.lock(NAME);
             get(shared.lockAsync(a));
             CompletableFuture<Boolean> waiting = shared.tryLockAsync(60, -1, TimeUnit.SECONDS, b);
             awaitSubscribers(2);
-            await("the waiter parked", SLACK, () -> local.waiters().channel(CHANNEL).waiters() == 1);
+            await("the waiter tried again once subscribed", SLACK, () -> view.scriptCalls(AcquireScript.SCRIPT, NAME)
+                    .stream().filter(c -> c.argv().contains("me:2")).count() >= 2);
+            // One connection, replies in order: once this reply is in, the waiter has seen its own and parked.
+            get(direct.commands().ping());
             proxy.blackhole(true);
             get(shared.unlockAsync(a));
             assertTrue(get(waiting), "handed over although the message could not arrive");
