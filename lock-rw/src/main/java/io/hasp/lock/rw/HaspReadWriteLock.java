@@ -45,8 +45,8 @@ public final class HaspReadWriteLock implements ReadWriteLock {
         this.service = service;
         this.redis = redis;
         this.name = name;
-        this.readLock = new ModeLock(service, redis, name, RwLockKind.READ);
-        this.writeLock = new ModeLock(service, redis, name, RwLockKind.WRITE);
+        this.readLock = new ModeLock(service, name, RwLockKind.READ);
+        this.writeLock = new ModeLock(service, name, RwLockKind.WRITE);
     }
 
     /** The lock's name: the Redis key of its hash. */
@@ -82,7 +82,7 @@ public final class HaspReadWriteLock implements ReadWriteLock {
         return "HaspReadWriteLock[" + name + ", client " + service.clientId() + "]";
     }
 
-    static <T> T join(CompletableFuture<T> future) {
+    private static <T> T join(CompletableFuture<T> future) {
         if (!future.isDone()) {
             Await.checkBlockingAllowed("a blocking read/write lock call");
         }
@@ -104,7 +104,7 @@ public final class HaspReadWriteLock implements ReadWriteLock {
         }
     }
 
-    static RuntimeException propagate(Throwable cause) {
+    private static RuntimeException propagate(Throwable cause) {
         Throwable t = unwrap(cause);
         if (t instanceof RuntimeException e) {
             return e;
@@ -115,7 +115,7 @@ public final class HaspReadWriteLock implements ReadWriteLock {
         return new RedisException(t.toString(), t);
     }
 
-    static Throwable unwrap(Throwable error) {
+    private static Throwable unwrap(Throwable error) {
         Throwable t = error;
         while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
             t = t.getCause();
