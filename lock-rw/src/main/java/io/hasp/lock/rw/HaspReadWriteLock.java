@@ -2,11 +2,8 @@ package io.hasp.lock.rw;
 
 import io.hasp.client.Await;
 import io.hasp.client.RedisCommands;
-import io.hasp.client.RedisException;
 import io.hasp.lock.LockService;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReadWriteLock;
 
 /**
@@ -66,9 +63,13 @@ public final class HaspReadWriteLock implements ReadWriteLock {
         return writeLock;
     }
 
-    /** Whether anyone holds the lock in either mode (hasp or Redisson clients). */
+    /**
+     * Whether anyone holds the lock in either mode (hasp or Redisson clients).
+     *
+     * @throws IllegalStateException when called on one of the client's own threads (use {@link #isLockedAsync()})
+     */
     public boolean isLocked() {
-        return join(isLockedAsync());
+        return Await.await(isLockedAsync());
     }
 
     /** Whether anyone holds the lock in either mode; completes on an event-loop thread. */
@@ -80,46 +81,5 @@ public final class HaspReadWriteLock implements ReadWriteLock {
     @Override
     public String toString() {
         return "HaspReadWriteLock[" + name + ", client " + service.clientId() + "]";
-    }
-
-    private static <T> T join(CompletableFuture<T> future) {
-        if (!future.isDone()) {
-            Await.checkBlockingAllowed("a blocking read/write lock call");
-        }
-        boolean interrupted = false;
-        try {
-            for (;;) {
-                try {
-                    return future.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw propagate(e.getCause());
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static RuntimeException propagate(Throwable cause) {
-        Throwable t = unwrap(cause);
-        if (t instanceof RuntimeException e) {
-            return e;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        return new RedisException(t.toString(), t);
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        Throwable t = error;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 }
