@@ -6,10 +6,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
- * How the blocking methods of hasp's locks wait for their async twins, public so that every lock
- * module blocks and reports failures alike. Stateless and thread-safe.
+ * How the blocking methods of {@link KindLock} wait for their async twins and report their
+ * failures. Stateless and thread-safe.
  */
-public final class LockFutures {
+final class LockFutures {
 
     private LockFutures() {
     }
@@ -24,7 +24,7 @@ public final class LockFutures {
      * @throws IllegalStateException when the future is not done and the calling thread is one of
      *     a hasp client's own threads, which would wait for itself
      */
-    public static <T> T join(CompletableFuture<T> future, String operation) {
+    static <T> T join(CompletableFuture<T> future, String operation) {
         if (!future.isDone()) {
             Await.checkBlockingAllowed(operation);
         }
@@ -53,7 +53,7 @@ public final class LockFutures {
      *
      * @throws Error when the cause is an {@link Error}: it is thrown rather than returned
      */
-    public static RuntimeException rethrowable(Throwable failure) {
+    static RuntimeException rethrowable(Throwable failure) {
         Throwable t = LockService.unwrap(failure);
         if (t instanceof RuntimeException e) {
             return e;
