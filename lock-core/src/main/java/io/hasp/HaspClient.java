@@ -182,6 +182,18 @@ public final class HaspClient implements AutoCloseable {
         return locks.lock(name);
     }
 
+    /**
+     * The lock machinery of this client, shared by every kind of lock it serves: its holds, its
+     * watchdog (one renewal task) and its wait subscriptions. Lock modules (such as the
+     * read/write lock) build on it through a {@link io.hasp.lock.LockKind}; applications use
+     * {@link #getLock(String)} instead. Closed with the client.
+     *
+     * @return the client's lock service, the same instance on every call
+     */
+    public LockService lockService() {
+        return locks;
+    }
+
     /** @return whether {@link #close()} was called */
     public boolean isClosed() {
         return closed;

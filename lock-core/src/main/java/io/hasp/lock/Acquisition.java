@@ -1,11 +1,12 @@
 package io.hasp.lock;
 
+import io.hasp.client.RedisException;
 import io.netty.util.Timeout;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One attempt to acquire a lock for one owner, with its deadline, its place among the lock's
+ * One attempt to acquire a lock of one {@link LockKind} for one owner, with its deadline, its place among the lock's
  * waiters and its result. It runs entirely on callbacks (replies, unlock messages, the timer):
  * waiting costs no thread.
  *
@@ -14,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  * subscription goes unnoticed); then park until an unlock message, a local hand-off or
  * min(ttl, time left) passes, and try again. Connection errors and timeouts are retried with
  * backoff within the deadline, re-sending the same target hold count so that a retried acquire
- * whose first reply was lost does not count the hold twice.
+ * whose first reply was lost does not count the hold twice. A failure that the kind reports as
+ * its answer (an exception that is not a Redis one) ends the attempt at once.
  *
  * <p>The result future completes with {@code true} (acquired), {@code false} (deadline passed)
  * or an exception; it completes on an event-loop or timer thread. When the caller completes or
@@ -29,7 +31,9 @@ final class Acquisition {
     private static final long NO_TTL_POLL_MILLIS = 1_000;
 
     private final LockService service;
+    private final LockKind kind;
     private final String name;
+    private final String channelName;
     private final LockOwner owner;
     private final long leaseMillis;
     private final boolean watchdog;
@@ -49,9 +53,11 @@ final class Acquisition {
      * @param leaseMillis the lease, or -1 for the watchdog
      * @param waitNanos how long to keep trying, or -1 for no deadline
      */
-    Acquisition(LockService service, String name, LockOwner owner, long leaseMillis, long waitNanos) {
+    Acquisition(LockService service, LockKind kind, String name, LockOwner owner, long leaseMillis, long waitNanos) {
         this.service = service;
+        this.kind = kind;
         this.name = name;
+        this.channelName = kind.channel(name);
         this.owner = owner;
         this.watchdog = leaseMillis < 0;
         this.leaseMillis = watchdog ? service.watchdogLeaseMillis() : leaseMillis;
@@ -81,12 +87,12 @@ final class Acquisition {
         if (result.isDone()) {
             return;
         }
-        int target = service.holds().count(name, owner.field()) + 1;
+        int target = service.holds().count(kind, name, owner) + 1;
         long sentNanos = service.nanoTime();
         synchronized (this) {
             inFlight = true;
         }
-        service.acquire(name, owner, leaseMillis, target)
+        service.acquire(kind, name, owner, leaseMillis, target)
                 .whenComplete((ttl, error) -> onReply(target, sentNanos, ttl, error));
     }
 
@@ -111,15 +117,20 @@ final class Acquisition {
         synchronized (this) {
             unknownTarget = 0;
         }
-        service.holds().acquired(name, owner.field(), target, leaseMillis, watchdog, sentNanos);
+        service.holds().acquired(kind, name, owner, target, leaseMillis, watchdog, sentNanos);
         service.renewer().start();  // renews watchdog holds, and sweeps expired ones of the others
         if (!result.complete(true)) {
             // The caller gave up (deadline, cancel, interrupt) as this acquire landed: give it back.
-            service.release(name, owner);
+            service.release(kind, name, owner);
         }
     }
 
     private void onError(int target, Throwable cause) {
+        if (!(cause instanceof RedisException)) {
+            // The kind's own answer (or a call that was never sent): the outcome is known.
+            result.completeExceptionally(cause);
+            return;
+        }
         if (!LockService.retryable(cause)) {
             synchronized (this) {
                 unknownTarget = target;
@@ -169,7 +180,7 @@ final class Acquisition {
             }
         }
         if (ch == null) {
-            service.waiters().join(name).whenComplete(this::onJoined);
+            service.waiters().join(channelName).whenComplete(this::onJoined);
             return;
         }
         park(ch, ttl);
@@ -258,6 +269,6 @@ final class Acquisition {
         if (Boolean.TRUE.equals(result.getNow(null))) {
             return;
         }
-        service.rollback(name, owner, target, leaseMillis);
+        service.rollback(kind, name, owner, target, leaseMillis);
     }
 }

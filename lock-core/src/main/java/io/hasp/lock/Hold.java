@@ -3,7 +3,7 @@ package io.hasp.lock;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * This client's record of one owner's hold on one lock: the hold count it believes Redis has,
+ * This client's record of one owner's hold on one lock of one {@link LockKind}: the hold count it believes Redis has,
  * the lease, whether the watchdog renews it, and the coordination between renewal and unlock.
  *
  * <p>Invariant (the unlock/renewal race): while an unlock is in flight ({@code closing}) no
@@ -13,8 +13,11 @@ import java.util.concurrent.CompletableFuture;
  */
 final class Hold {
 
+    final LockKind kind;
     final String name;
-    final String owner;
+    final LockOwner owner;
+    /** The owner's hold identity in its kind: {@code kind.holdField(owner)}. */
+    final String field;
     /** Completes once, when the hold ends; see {@link HoldEnd}. */
     final CompletableFuture<HoldEnd> end = new CompletableFuture<>();
 
@@ -26,9 +29,11 @@ final class Hold {
     private CompletableFuture<Void> renewalInFlight;  // guarded by this
     private boolean ended;                            // guarded by this
 
-    Hold(String name, String owner) {
+    Hold(LockKind kind, String name, LockOwner owner) {
+        this.kind = kind;
         this.name = name;
         this.owner = owner;
+        this.field = kind.holdField(owner);
     }
 
     /**
@@ -110,6 +115,6 @@ final class Hold {
 
     @Override
     public String toString() {
-        return "Hold[" + name + ", " + owner + "]";
+        return "Hold[" + kind + ' ' + name + ", " + field + "]";
     }
 }

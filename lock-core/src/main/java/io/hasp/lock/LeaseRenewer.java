@@ -3,7 +3,9 @@ package io.hasp.lock;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,8 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The watchdog of one client: a single periodic task on the shared timer that renews the
- * leases of all watchdog holds of the client, every lease/3, in batches of at most
- * {@code batchSize} locks per script call.
+ * leases of all watchdog holds of the client, of every {@link LockKind}, every lease/3, in
+ * batches of at most {@code batchSize} holds of one kind per script call.
  *
  * <p>Outcomes per hold: renewed (its lease is valid until send time + lease); no longer held in
  * Redis ({@link HoldEnd#LOST}); Redis unreachable (tried again next tick, and {@link HoldEnd#LOST}
@@ -25,10 +27,10 @@ import org.slf4j.LoggerFactory;
  */
 final class LeaseRenewer {
 
-    /** Sends one batch renewal: keys and owners pairwise; the future is one '1'/'0' per key. */
+    /** Sends one batch renewal of one kind: names and owners pairwise; the future is one '1'/'0' per hold. */
     @FunctionalInterface
     interface Renewal {
-        CompletableFuture<String> renew(List<String> keys, List<String> owners, long leaseMillis);
+        CompletableFuture<String> renew(LockKind kind, List<String> names, List<LockOwner> owners, long leaseMillis);
     }
 
     private static final Logger log = LoggerFactory.getLogger(LeaseRenewer.class);
@@ -107,51 +109,64 @@ final class LeaseRenewer {
     CompletableFuture<Void> renewNow() {
         long now = nanoClock.getAsLong();
         List<CompletableFuture<Void>> flights = new ArrayList<>();
-        List<Hold> batch = new ArrayList<>(batchSize);
-        CompletableFuture<Void> flight = new CompletableFuture<>();
+        Map<LockKind, Batch> batches = new LinkedHashMap<>();
         for (Hold hold : holds.all()) {
             if (hold.expired(now, TimeUnit.MILLISECONDS.toNanos(leaseMillis))) {
                 holds.end(hold, HoldEnd.EXPIRED);
                 continue;
             }
-            if (!hold.beginRenewal(flight)) {
+            Batch batch = batches.computeIfAbsent(hold.kind, k -> new Batch(k, batchSize));
+            if (!hold.beginRenewal(batch.flight)) {
                 continue;
             }
-            batch.add(hold);
-            if (batch.size() == batchSize) {
-                flights.add(send(batch, flight, now));
-                batch = new ArrayList<>(batchSize);
-                flight = new CompletableFuture<>();
+            batch.holds.add(hold);
+            if (batch.holds.size() == batchSize) {
+                flights.add(send(batch, now));
+                batches.remove(hold.kind);
             }
         }
-        if (!batch.isEmpty()) {
-            flights.add(send(batch, flight, now));
+        for (Batch batch : batches.values()) {
+            if (!batch.holds.isEmpty()) {
+                flights.add(send(batch, now));
+            }
         }
         return CompletableFuture.allOf(flights.toArray(new CompletableFuture<?>[0]));
     }
 
-    private CompletableFuture<Void> send(List<Hold> batch, CompletableFuture<Void> flight, long sentNanos) {
-        List<String> keys = new ArrayList<>(batch.size());
-        List<String> owners = new ArrayList<>(batch.size());
-        for (Hold hold : batch) {
-            keys.add(hold.name);
+    /** Holds of one kind renewed by one script call; {@code flight} completes when it settled. */
+    private static final class Batch {
+        final LockKind kind;
+        final List<Hold> holds;
+        final CompletableFuture<Void> flight = new CompletableFuture<>();
+
+        Batch(LockKind kind, int capacity) {
+            this.kind = kind;
+            this.holds = new ArrayList<>(capacity);
+        }
+    }
+
+    private CompletableFuture<Void> send(Batch batch, long sentNanos) {
+        List<String> names = new ArrayList<>(batch.holds.size());
+        List<LockOwner> owners = new ArrayList<>(batch.holds.size());
+        for (Hold hold : batch.holds) {
+            names.add(hold.name);
             owners.add(hold.owner);
         }
         calls.incrementAndGet();
         CompletableFuture<String> reply;
         try {
-            reply = renewal.renew(keys, owners, leaseMillis);
+            reply = renewal.renew(batch.kind, names, owners, leaseMillis);
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
         reply.whenComplete((outcome, error) -> {
             try {
-                settle(batch, outcome, error, sentNanos);
+                settle(batch.holds, outcome, error, sentNanos);
             } finally {
-                flight.complete(null);
+                batch.flight.complete(null);
             }
         });
-        return flight;
+        return batch.flight;
     }
 
     private void settle(List<Hold> batch, String outcome, Throwable error, long sentNanos) {
@@ -162,8 +177,8 @@ final class LeaseRenewer {
             for (Hold hold : batch) {
                 hold.endRenewal(false, sentNanos);
                 if (hold.leaseRunOut(now)) {
-                    log.warn("lock {} lost by {}: its lease ran out without a confirmed renewal ({})",
-                            hold.name, hold.owner, why);
+                    log.warn("{} lock {} lost by {}: its lease ran out without a confirmed renewal ({})",
+                            hold.kind, hold.name, hold.field, why);
                     holds.end(hold, HoldEnd.LOST);
                 }
             }
@@ -174,7 +189,7 @@ final class LeaseRenewer {
             boolean renewed = outcome.charAt(i) == '1';
             hold.endRenewal(renewed, sentNanos);
             if (!renewed) {
-                log.warn("lock {} lost by {}: no longer held in Redis", hold.name, hold.owner);
+                log.warn("{} lock {} lost by {}: no longer held in Redis", hold.kind, hold.name, hold.field);
                 holds.end(hold, HoldEnd.LOST);
             }
         }

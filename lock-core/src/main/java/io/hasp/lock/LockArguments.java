@@ -4,15 +4,24 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Argument checks of the lock API: each failure is an {@link IllegalArgumentException} naming
- * the argument, its value and the rule, thrown before anything is sent to Redis.
+ * Argument checks of the lock API, public so that every lock module reports bad arguments the
+ * same way: each failure is an {@link IllegalArgumentException} naming the argument, its value
+ * and the rule ({@code "leaseTime: -5 (expected: > 0 or -1 for the watchdog)"}), thrown before
+ * anything is sent to Redis. Stateless and thread-safe.
  */
-final class LockArguments {
+public final class LockArguments {
 
     private LockArguments() {
     }
 
-    static String name(String argument, String value) {
+    /**
+     * Checks a name (of a lock, a client id, ...).
+     *
+     * @param argument the argument's name, for the message
+     * @return {@code value}
+     * @throws IllegalArgumentException when {@code value} is null or empty
+     */
+    public static String name(String argument, String value) {
         if (value == null || value.isEmpty()) {
             throw new IllegalArgumentException(argument + ": " + (value == null ? "null" : "\"\"")
                     + " (expected: a non-empty string)");
@@ -20,15 +29,30 @@ final class LockArguments {
         return value;
     }
 
-    static <T> T notNull(String argument, T value) {
+    /**
+     * Checks that {@code value} is not null.
+     *
+     * @param argument the argument's name, for the message
+     * @return {@code value}
+     * @throws IllegalArgumentException when {@code value} is null
+     */
+    public static <T> T notNull(String argument, T value) {
         if (value == null) {
             throw new IllegalArgumentException(argument + ": null (expected: non-null)");
         }
         return value;
     }
 
-    /** A lease as milliseconds (at least {@code minMillis}), or -1 for the watchdog. */
-    static long leaseMillis(long leaseTime, TimeUnit unit, long minMillis) {
+    /**
+     * A lease as milliseconds, or -1 for the watchdog.
+     *
+     * @param leaseTime the lease in {@code unit}, or -1 for the watchdog
+     * @param minMillis the shortest lease accepted (the timer's tick, {@link LockService#minLeaseMillis()})
+     * @return the lease in milliseconds, or -1
+     * @throws IllegalArgumentException when {@code unit} is null, or the lease is neither -1 nor at
+     *     least {@code minMillis} milliseconds
+     */
+    public static long leaseMillis(long leaseTime, TimeUnit unit, long minMillis) {
         notNull("unit", unit);
         if (leaseTime == -1) {
             return -1;
@@ -44,8 +68,15 @@ final class LockArguments {
         return millis;
     }
 
-    /** A lease as milliseconds (at least {@code minMillis}). */
-    static long leaseMillis(Duration leaseTime, long minMillis) {
+    /**
+     * A lease as milliseconds.
+     *
+     * @param minMillis the shortest lease accepted (the timer's tick, {@link LockService#minLeaseMillis()})
+     * @return the lease in milliseconds
+     * @throws IllegalArgumentException when {@code leaseTime} is null, not positive or shorter than
+     *     {@code minMillis} milliseconds
+     */
+    public static long leaseMillis(Duration leaseTime, long minMillis) {
         notNull("leaseTime", leaseTime);
         if (leaseTime.isNegative() || leaseTime.isZero()) {
             throw new IllegalArgumentException("leaseTime: " + leaseTime + " (expected: > 0)");
@@ -53,8 +84,13 @@ final class LockArguments {
         return leaseMillis(saturatedNanos(leaseTime), TimeUnit.NANOSECONDS, minMillis);
     }
 
-    /** A wait as nanoseconds (>= 0). */
-    static long waitNanos(long waitTime, TimeUnit unit) {
+    /**
+     * A wait as nanoseconds.
+     *
+     * @return the wait in nanoseconds (>= 0, saturated at {@code Long.MAX_VALUE})
+     * @throws IllegalArgumentException when {@code unit} is null or {@code waitTime} negative
+     */
+    public static long waitNanos(long waitTime, TimeUnit unit) {
         notNull("unit", unit);
         if (waitTime < 0) {
             throw new IllegalArgumentException("waitTime: " + waitTime + " (expected: >= 0)");
@@ -62,8 +98,13 @@ final class LockArguments {
         return unit.toNanos(waitTime);
     }
 
-    /** A wait as nanoseconds (>= 0). */
-    static long waitNanos(Duration waitTime) {
+    /**
+     * A wait as nanoseconds.
+     *
+     * @return the wait in nanoseconds (>= 0, saturated at {@code Long.MAX_VALUE})
+     * @throws IllegalArgumentException when {@code waitTime} is null or negative
+     */
+    public static long waitNanos(Duration waitTime) {
         notNull("waitTime", waitTime);
         if (waitTime.isNegative()) {
             throw new IllegalArgumentException("waitTime: " + waitTime + " (expected: >= 0)");
@@ -71,7 +112,14 @@ final class LockArguments {
         return saturatedNanos(waitTime);
     }
 
-    static long positiveMillis(String argument, Duration value, long minMillis) {
+    /**
+     * A duration as milliseconds, at least {@code minMillis}.
+     *
+     * @param argument the argument's name, for the message
+     * @return {@code value} in milliseconds
+     * @throws IllegalArgumentException when {@code value} is null or shorter than {@code minMillis} milliseconds
+     */
+    public static long positiveMillis(String argument, Duration value, long minMillis) {
         notNull(argument, value);
         if (value.toMillis() < minMillis) {
             throw new IllegalArgumentException(argument + ": " + value + " (expected: >= " + minMillis + " ms)");

@@ -21,8 +21,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The lock machinery of one client: its holds, its watchdog ({@link LeaseRenewer}), its
- * waiters ({@link LockWaiters}) and the script calls. One per {@code HaspClient}; applications
- * get locks from {@code HaspClient.getLock(name)} rather than from here. Thread-safe.
+ * waiters ({@link LockWaiters}) and the unlock retries, for every {@link LockKind} alike. One per
+ * {@code HaspClient} ({@code HaspClient.lockService()}); applications get locks from
+ * {@code HaspClient.getLock(name)} (the reentrant kind) or from a lock module built on the
+ * kind-taking methods here ({@link #tryAcquire}, {@link #release}, {@link #forceRelease},
+ * {@link #holdEnd}): one watchdog task, one hold registry and one subscription per unlock
+ * channel serve all kinds of one client. Thread-safe; futures complete on event-loop or timer
+ * threads.
  */
 public final class LockService implements AutoCloseable {
 
@@ -82,7 +87,7 @@ public final class LockService implements AutoCloseable {
         this.unlockRetryNanos = TimeUnit.MILLISECONDS.toNanos(2 * timeoutMillis);
         this.latchMillis = 4 * timeoutMillis + 1_000;
         this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH,
-                (keys, owners, lease) -> RenewScript.run(redis, keys, owners, lease));
+                (kind, names, owners, lease) -> kind.renew(redis, names, owners, lease));
         this.waiters = new LockWaiters(pubSub, timer, LINGER_MILLIS);
     }
 
@@ -115,9 +120,18 @@ public final class LockService implements AutoCloseable {
         return renewer.calls();
     }
 
-    /** Number of holds this client currently tracks (watchdog and explicit lease). */
+    /** Number of holds this client currently tracks (watchdog and explicit lease), of every kind. */
     public int heldLocks() {
         return holds.size();
+    }
+
+    /**
+     * Number of holds of {@code kind} this client currently tracks.
+     *
+     * @throws IllegalArgumentException when {@code kind} is null
+     */
+    public int heldLocks(LockKind kind) {
+        return holds.size(LockArguments.notNull("kind", kind));
     }
 
     /**
@@ -161,13 +175,14 @@ public final class LockService implements AutoCloseable {
         return timer.newTimeout(t -> task.run(), Math.max(0, delay), unit);
     }
 
-    LockOwner owner(long holderId) {
+    /** The owner {@code holderId} of this client: {@code LockOwner.of(clientId(), holderId)}. */
+    public LockOwner owner(long holderId) {
         return LockOwner.of(clientId, holderId);
     }
 
-    /** The calling thread's owner, made once per thread and client. */
+    /** The calling thread's owner, the one blocking lock calls use; made once per thread and client. */
     @SuppressWarnings("deprecation")  // Thread.threadId() needs Java 19; getId() is the same number
-    LockOwner threadOwner() {
+    public LockOwner currentOwner() {
         LockOwner owner = threadOwners.get();
         if (owner == null) {
             owner = owner(Thread.currentThread().getId());
@@ -176,29 +191,62 @@ public final class LockService implements AutoCloseable {
         return owner;
     }
 
-    CompletableFuture<Long> acquire(String name, LockOwner owner, long leaseMillis, int target) {
+    CompletableFuture<Long> acquire(LockKind kind, String name, LockOwner owner, long leaseMillis, int target) {
         try {
-            return AcquireScript.run(redis, name, owner.field(), leaseMillis, target);
+            return kind.acquire(redis, name, owner, leaseMillis, target);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    /** Starts an acquisition; see {@link Acquisition}. */
-    CompletableFuture<Boolean> tryAcquire(String name, LockOwner owner, long leaseMillis, long waitNanos) {
-        return new Acquisition(this, name, owner, leaseMillis, waitNanos).start();
+    /**
+     * Starts acquiring lock {@code name} of {@code kind} for {@code owner}: tries at once and, while
+     * someone else holds it, waits for its release on the kind's channel (or the holder's TTL) and
+     * tries again, until acquired or {@code waitNanos} have passed. Connection errors and timeouts
+     * are retried within the wait; a retried acquire never counts the hold twice. The hold is
+     * renewed by the watchdog when {@code leaseMillis} is -1.
+     *
+     * <p>The future completes with {@code true} (acquired), {@code false} (the wait passed, also
+     * when Redis is unreachable) or fails (a non-retryable Redis error, or the kind's own
+     * answer, such as an upgrade it refuses); it completes on an event-loop or timer thread.
+     * Cancelling or completing it first gives back a hold granted concurrently.
+     *
+     * @param leaseMillis the lease in milliseconds (at least {@link #minLeaseMillis()}), or -1 for the watchdog
+     * @param waitNanos how long to keep trying, in nanoseconds: 0 for one attempt, -1 for no deadline
+     * @throws IllegalArgumentException when an argument is null, the name empty or a time out of range
+     */
+    public CompletableFuture<Boolean> tryAcquire(LockKind kind, String name, LockOwner owner, long leaseMillis,
+            long waitNanos) {
+        LockArguments.notNull("kind", kind);
+        LockArguments.name("name", name);
+        LockArguments.notNull("owner", owner);
+        if (leaseMillis != -1 && leaseMillis < minLeaseMillis) {
+            throw new IllegalArgumentException("leaseMillis: " + leaseMillis + " (expected: >= " + minLeaseMillis
+                    + ", the timer's tick, or -1 for the watchdog)");
+        }
+        if (waitNanos < -1) {
+            throw new IllegalArgumentException("waitNanos: " + waitNanos + " (expected: >= 0 or -1 for no deadline)");
+        }
+        return new Acquisition(this, kind, name, owner, leaseMillis, waitNanos).start();
     }
 
     /**
-     * Gives back one hold of {@code owner} on {@code name}. Completes normally when the hold was
-     * given back (the lock freed or still held with one hold fewer); fails with
-     * {@link IllegalMonitorStateException} when the owner did not hold it, or with the Redis error
-     * when the unlock could not be confirmed within its retry budget. A re-sent unlock reuses its
-     * request id, so a retry after a lost reply answers what the first send did.
+     * Gives back one hold of {@code owner} on lock {@code name} of {@code kind}. Completes normally
+     * when the hold was given back (the owner's hold ended, or it still holds with one hold fewer);
+     * fails with {@link IllegalMonitorStateException} when the owner did not hold it, or with the
+     * Redis error when the unlock could not be confirmed within its retry budget (about twice the
+     * command timeout). A re-sent unlock reuses its request id, so a retry after a lost reply
+     * answers what the first send did. No watchdog renewal of the hold reaches Redis after the
+     * unlock. Completes on an event-loop or timer thread.
+     *
+     * @throws IllegalArgumentException when an argument is null or the name empty
      */
-    CompletableFuture<Void> release(String name, LockOwner owner) {
-        Hold hold = holds.get(name, owner.field());
-        Unlock unlock = new Unlock(name, owner, hold, clientId + ':' + requests.incrementAndGet(),
+    public CompletableFuture<Void> release(LockKind kind, String name, LockOwner owner) {
+        LockArguments.notNull("kind", kind);
+        LockArguments.name("name", name);
+        LockArguments.notNull("owner", owner);
+        Hold hold = holds.get(kind, name, owner);
+        Unlock unlock = new Unlock(kind, name, owner, hold, clientId + ':' + requests.incrementAndGet(),
                 hold != null ? hold.leaseMillis() : watchdogLeaseMillis, nanoTime() + unlockRetryNanos);
         CompletableFuture<Void> gate = hold != null ? hold.beginClosing() : CompletableFuture.completedFuture(null);
         gate.whenComplete((v, e) -> unlock.send());
@@ -207,6 +255,7 @@ public final class LockService implements AutoCloseable {
 
     /** One unlock request, re-sent with the same request id until confirmed or out of budget. */
     private final class Unlock {
+        final LockKind kind;
         final String name;
         final LockOwner owner;
         final Hold hold;
@@ -216,7 +265,9 @@ public final class LockService implements AutoCloseable {
         final CompletableFuture<Void> result = new CompletableFuture<>();
         long backoffMillis = 5;
 
-        Unlock(String name, LockOwner owner, Hold hold, String requestId, long leaseMillis, long retryUntilNanos) {
+        Unlock(LockKind kind, String name, LockOwner owner, Hold hold, String requestId, long leaseMillis,
+                long retryUntilNanos) {
+            this.kind = kind;
             this.name = name;
             this.owner = owner;
             this.hold = hold;
@@ -228,7 +279,7 @@ public final class LockService implements AutoCloseable {
         void send() {
             CompletableFuture<Long> reply;
             try {
-                reply = UnlockScript.run(redis, name, owner.field(), requestId, leaseMillis, latchMillis);
+                reply = kind.release(redis, name, owner, requestId, leaseMillis, latchMillis);
             } catch (RuntimeException e) {
                 reply = CompletableFuture.failedFuture(e);
             }
@@ -258,17 +309,19 @@ public final class LockService implements AutoCloseable {
                 if (hold != null) {
                     holds.end(hold, HoldEnd.LOST);
                 }
-                result.completeExceptionally(new IllegalMonitorStateException("lock " + name
+                result.completeExceptionally(new IllegalMonitorStateException(kind + " lock " + name
                         + " is not held by " + owner + " (attempt to unlock a lock held by another"
                         + " owner, or whose lease ran out)"));
                 return;
             }
-            forget(LockKeys.unlockLatch(name, requestId));
-            if (outcome == UnlockScript.RELEASED) {
+            forget(kind.unlockLatch(name, requestId));
+            if (outcome != 0L) {  // 0: the owner still holds it; >= 1: its hold ended
                 if (hold != null) {
                     holds.end(hold, HoldEnd.RELEASED);
                 }
-                waiters.handOff(name);
+                if (!kind.releaseWakesAll()) {
+                    waiters.handOff(kind.channel(name));
+                }
             } else if (hold != null) {
                 hold.endClosing(Math.max(1, hold.count() - 1));
             }
@@ -285,42 +338,61 @@ public final class LockService implements AutoCloseable {
     }
 
     /** Undoes, best effort, an acquisition whose outcome stayed unknown when its caller gave up. */
-    void rollback(String name, LockOwner owner, int target, long leaseMillis) {
+    void rollback(LockKind kind, String name, LockOwner owner, int target, long leaseMillis) {
         try {
-            RollbackScript.run(redis, name, owner.field(), target, leaseMillis).whenComplete((undone, e) -> {
+            kind.rollback(redis, name, owner, target, leaseMillis).whenComplete((undone, e) -> {
                 if (e != null) {
-                    log.debug("rollback of an abandoned acquisition of {} failed (its lease will expire): {}",
-                            name, e.toString());
-                } else if (undone) {
-                    waiters.handOff(name);
+                    log.debug("rollback of an abandoned acquisition of {} lock {} failed (its lease will expire): {}",
+                            kind, name, e.toString());
+                } else if (Boolean.TRUE.equals(undone)) {
+                    waiters.handOff(kind.channel(name));
                 }
             });
         } catch (RuntimeException e) {
-            log.debug("rollback of {} not sent: {}", name, e.toString());
+            log.debug("rollback of {} lock {} not sent: {}", kind, name, e.toString());
         }
     }
 
-    /** Frees lock {@code name} whoever holds it; the future is true when there was a lock. */
-    CompletableFuture<Boolean> forceRelease(String name) {
-        for (Hold hold : holds.onLock(name)) {
+    /**
+     * Frees lock {@code name} of {@code kind} whoever holds it (the kind decides what that
+     * deletes), ending this client's holds of that kind on it as {@link HoldEnd#RELEASED}. The
+     * future is true when there was a hold to free; it completes on an event-loop thread.
+     *
+     * @throws IllegalArgumentException when an argument is null or the name empty
+     */
+    public CompletableFuture<Boolean> forceRelease(LockKind kind, String name) {
+        LockArguments.notNull("kind", kind);
+        LockArguments.name("name", name);
+        for (Hold hold : holds.onLock(kind, name)) {
             holds.end(hold, HoldEnd.RELEASED);
         }
         CompletableFuture<Boolean> reply;
         try {
-            reply = ForceUnlockScript.run(redis, name);
+            reply = kind.forceRelease(redis, name);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
         return reply.thenApply(freed -> {
-            if (freed) {
-                waiters.handOff(name);
+            if (Boolean.TRUE.equals(freed)) {
+                waiters.handOff(kind.channel(name));
             }
             return freed;
         });
     }
 
-    CompletableFuture<HoldEnd> holdEnd(String name, LockOwner owner) {
-        Hold hold = holds.get(name, owner.field());
+    /**
+     * Completes when {@code owner}'s current hold on lock {@code name} of {@code kind} ends, telling
+     * how ({@link HoldEnd#LOST}: the owner no longer has the lock's protection); completes with
+     * {@link HoldEnd#RELEASED} at once when this client tracks no such hold. Completes on an
+     * event-loop or timer thread.
+     *
+     * @throws IllegalArgumentException when an argument is null or the name empty
+     */
+    public CompletableFuture<HoldEnd> holdEnd(LockKind kind, String name, LockOwner owner) {
+        LockArguments.notNull("kind", kind);
+        LockArguments.name("name", name);
+        LockArguments.notNull("owner", owner);
+        Hold hold = holds.get(kind, name, owner);
         return hold == null ? CompletableFuture.completedFuture(HoldEnd.RELEASED) : hold.end;
     }
 

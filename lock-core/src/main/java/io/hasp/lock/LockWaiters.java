@@ -11,7 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link WaitChannel}s of one client: one subscription per lock name with waiters,
+ * The {@link WaitChannel}s of one client: one subscription per unlock channel with waiters
+ * (a lock's channel, {@link LockKind#channel}, shared by every kind that announces there),
  * reference-counted, kept for a short linger after the last waiter left so that a lock under
  * steady contention does not pay a SUBSCRIBE/UNSUBSCRIBE pair per acquisition. Thread-safe.
  */
@@ -31,24 +32,24 @@ final class LockWaiters {
     }
 
     /**
-     * Joins the waiters of lock {@code name}; the future completes with the channel once its
+     * Joins the waiters of unlock channel {@code channelName}; the future completes with the channel once its
      * subscription is confirmed (the caller retries only then: no lost wake-up), or fails when
      * subscribing failed. Every successful or failed join is followed by one {@link #leave}.
      */
-    CompletableFuture<WaitChannel> join(String name) {
+    CompletableFuture<WaitChannel> join(String channelName) {
         for (;;) {
-            WaitChannel channel = channels.get(name);
+            WaitChannel channel = channels.get(channelName);
             boolean created = false;
             if (channel == null) {
-                WaitChannel fresh = new WaitChannel(name);
-                channel = channels.putIfAbsent(name, fresh);
+                WaitChannel fresh = new WaitChannel(channelName);
+                channel = channels.putIfAbsent(channelName, fresh);
                 if (channel == null) {
                     channel = fresh;
                     created = true;
                 }
             }
             if (!channel.join()) {
-                channels.remove(name, channel);
+                channels.remove(channelName, channel);
                 continue;
             }
             if (created) {
@@ -68,7 +69,7 @@ final class LockWaiters {
         subscribing.whenComplete((subscription, error) -> {
             if (error != null) {
                 channel.closeFailed();
-                channels.remove(channel.name, channel);
+                channels.remove(channel.channel, channel);
                 channel.ready.completeExceptionally(error);
                 return;
             }
@@ -77,7 +78,7 @@ final class LockWaiters {
         });
     }
 
-    /** Leaves the waiters of {@code channel}'s lock. */
+    /** Leaves the waiters of {@code channel}. */
     void leave(WaitChannel channel) {
         if (!channel.leave()) {
             return;
@@ -96,7 +97,7 @@ final class LockWaiters {
         } else if (!channel.closeIfIdle(timeout)) {
             return;
         }
-        channels.remove(channel.name, channel);
+        channels.remove(channel.channel, channel);
         channel.ready.thenAccept(c -> {
             Subscription subscription = c.subscription();
             if (subscription != null) {
@@ -108,16 +109,16 @@ final class LockWaiters {
         });
     }
 
-    /** This client freed lock {@code name}: hand it to a local waiter, if one is parked. */
-    void handOff(String name) {
-        WaitChannel channel = channels.get(name);
+    /** This client freed the lock announced on {@code channelName}: hand it to a local waiter, if one is parked. */
+    void handOff(String channelName) {
+        WaitChannel channel = channels.get(channelName);
         if (channel != null) {
             channel.handOff();
         }
     }
 
-    /** The channel of lock {@code name}, or null; for tests and diagnostics. */
-    WaitChannel channel(String name) {
-        return channels.get(name);
+    /** The waiters of unlock channel {@code channelName}, or null; for tests and diagnostics. */
+    WaitChannel channel(String channelName) {
+        return channels.get(channelName);
     }
 }

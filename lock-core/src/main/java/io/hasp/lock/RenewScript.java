@@ -19,12 +19,12 @@ final class RenewScript {
      *
      * @return a future of a string with one character per key: {@code '1'} renewed, {@code '0'} no longer held
      */
-    static CompletableFuture<String> run(RedisCommands redis, List<String> keys, List<String> owners,
+    static CompletableFuture<String> run(RedisCommands redis, List<String> keys, List<LockOwner> owners,
             long leaseMillis) {
         Object[] args = new Object[owners.size() + 1];
         args[0] = leaseMillis;
         for (int i = 0; i < owners.size(); i++) {
-            args[i + 1] = owners.get(i);
+            args[i + 1] = owners.get(i).field();
         }
         return redis.evalsha(SCRIPT, Replies.STRING, keys, args);
     }

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The waiters of one lock name in one client, sharing one subscription to the lock's unlock
- * channel. An unlock message ({@code "0"}) wakes one parked waiter, or leaves a permit for a
+ * The waiters of one unlock channel in one client (the waiters of one lock, of every
+ * {@link LockKind} that announces its releases there), sharing one subscription. An unlock message ({@code "0"}) wakes one parked waiter, or leaves a permit for a
  * waiter that is between a failed attempt and parking (at most one permit per waiter); a
  * {@code "1"} message or a resubscription wakes them all.
  *
@@ -23,7 +23,6 @@ import java.util.concurrent.CompletableFuture;
  */
 final class WaitChannel implements MessageListener {
 
-    final String name;
     final String channel;
     /** Completes with this channel once the server confirmed the subscription. */
     final CompletableFuture<WaitChannel> ready = new CompletableFuture<>();
@@ -35,9 +34,9 @@ final class WaitChannel implements MessageListener {
     private Timeout linger;             // guarded by this
     private Subscription subscription;  // guarded by this
 
-    WaitChannel(String name) {
-        this.name = name;
-        this.channel = LockKeys.channel(name);
+    /** The waiters of pub/sub channel {@code channel}, for example {@code LockKind.channel(name)}. */
+    WaitChannel(String channel) {
+        this.channel = channel;
     }
 
     /** Adds a waiter; false when the channel is closed (the caller makes a new one). */

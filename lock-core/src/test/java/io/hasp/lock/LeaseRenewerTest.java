@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hasp.client.RedisCommands;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -16,20 +18,23 @@ import org.junit.jupiter.api.Test;
 class LeaseRenewerTest {
 
     private static final long LEASE = 30_000;
+    private static final LockKind KIND = ReentrantKind.INSTANCE;
+    private static final LockOwner OWNER = LockOwner.of("client", 1);
 
     private final ManualTimer timer = new ManualTimer();
     private final HoldRegistry holds = new HoldRegistry();
     private final List<Call> calls = new ArrayList<>();
     private final LeaseRenewer renewer = new LeaseRenewer(holds, timer, timer::nanoTime, LEASE, 100,
-            (keys, owners, lease) -> {
-                Call call = new Call(List.copyOf(keys), List.copyOf(owners), lease);
+            (kind, keys, owners, lease) -> {
+                Call call = new Call(kind, List.copyOf(keys), List.copyOf(owners), lease);
                 calls.add(call);
                 return call.reply;
             });
 
-    private record Call(List<String> keys, List<String> owners, long lease, CompletableFuture<String> reply) {
-        Call(List<String> keys, List<String> owners, long lease) {
-            this(keys, owners, lease, new CompletableFuture<>());
+    private record Call(LockKind kind, List<String> keys, List<LockOwner> owners, long lease,
+            CompletableFuture<String> reply) {
+        Call(LockKind kind, List<String> keys, List<LockOwner> owners, long lease) {
+            this(kind, keys, owners, lease, new CompletableFuture<>());
         }
 
         void answer(char each) {
@@ -38,7 +43,7 @@ class LeaseRenewerTest {
     }
 
     private Hold watchdogHold(String name) {
-        return holds.acquired(name, "client:1", 1, LEASE, true, timer.nanoTime());
+        return holds.acquired(KIND, name, OWNER, 1, LEASE, true, timer.nanoTime());
     }
 
     @Test
@@ -52,7 +57,7 @@ class LeaseRenewerTest {
         timer.advance(1, TimeUnit.MILLISECONDS);
         assertEquals(3, calls.size());
         assertEquals(List.of(100, 100, 50), calls.stream().map(c -> c.keys().size()).toList());
-        assertTrue(calls.stream().allMatch(c -> c.lease() == LEASE && c.owners().stream().allMatch("client:1"::equals)));
+        assertTrue(calls.stream().allMatch(c -> c.lease() == LEASE && c.owners().stream().allMatch(OWNER::equals)));
         calls.forEach(c -> c.answer('1'));
         timer.advance(LEASE / 3, TimeUnit.MILLISECONDS);
         assertEquals(6, calls.size(), "the next pass renews them all again");
@@ -141,7 +146,7 @@ class LeaseRenewerTest {
 
     @Test
     void holdsWithAnExplicitLeaseAreNeverRenewedAndForgottenWellAfterTheyExpire() {
-        Hold fixed = holds.acquired("fixed", "client:1", 1, 5_000, false, timer.nanoTime());
+        Hold fixed = holds.acquired(KIND, "fixed", OWNER, 1, 5_000, false, timer.nanoTime());
         renewer.renewNow();
         assertEquals(0, calls.size());
         assertNull(fixed.end.getNow(null));
@@ -161,7 +166,7 @@ class LeaseRenewerTest {
         calls.get(0).answer('0');
         assertEquals(HoldEnd.RELEASED, first.end.getNow(null));
         assertFalse(second.end.isDone());
-        assertSame(second, holds.get("lock", "client:1"));
+        assertSame(second, holds.get(KIND, "lock", OWNER));
     }
 
     @Test
@@ -179,10 +184,76 @@ class LeaseRenewerTest {
         Hold old = watchdogHold("lock");
         holds.end(old, HoldEnd.LOST);
         assertFalse(old.acquired(2, LEASE, true, timer.nanoTime()), "an ended hold takes no new acquisition");
-        Hold fresh = holds.acquired("lock", "client:1", 2, LEASE, true, timer.nanoTime());
+        Hold fresh = holds.acquired(KIND, "lock", OWNER, 2, LEASE, true, timer.nanoTime());
         assertFalse(fresh == old);
         assertEquals(HoldEnd.LOST, old.end.getNow(null));
         renewer.renewNow();
         assertEquals(List.of("lock"), calls.get(0).keys(), "the new hold is renewed");
+    }
+
+    @Test
+    void holdsOfTwoKindsOnOneNameAreTwoHoldsRenewedInOneBatchPerKind() {
+        LockKind other = new OtherKind();
+        for (int i = 0; i < 3; i++) {
+            watchdogHold("lock-" + i);
+            holds.acquired(other, "lock-" + i, OWNER, 1, LEASE, true, timer.nanoTime());
+        }
+        assertEquals(6, holds.size());
+        assertEquals(3, holds.size(other));
+        Hold mine = holds.get(KIND, "lock-1", OWNER);
+        Hold theirs = holds.get(other, "lock-1", OWNER);
+        renewer.renewNow();
+        assertEquals(2, calls.size(), "one call per kind");
+        assertEquals(Set.of(KIND, other), Set.of(calls.get(0).kind(), calls.get(1).kind()));
+        assertTrue(calls.stream().allMatch(c -> c.keys().size() == 3));
+        Call ofOther = calls.get(0).kind() == other ? calls.get(0) : calls.get(1);
+        StringBuilder outcome = new StringBuilder("111");
+        outcome.setCharAt(ofOther.keys().indexOf("lock-1"), '0');
+        ofOther.reply().complete(outcome.toString());
+        assertEquals(HoldEnd.LOST, theirs.end.getNow(null));
+        assertFalse(mine.end.isDone(), "the other kind's loss is not this kind's");
+        assertSame(mine, holds.get(KIND, "lock-1", OWNER));
+    }
+
+    /** A second kind of lock; the renewer only reads its identity. */
+    private static final class OtherKind implements LockKind {
+        @Override
+        public String channel(String name) {
+            return "other:{" + name + "}";
+        }
+
+        @Override
+        public String holdField(LockOwner owner) {
+            return owner.field() + ":other";
+        }
+
+        @Override
+        public CompletableFuture<Long> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
+                int targetCount) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<Long> release(RedisCommands redis, String name, LockOwner owner, String requestId,
+                long leaseMillis, long latchMillis) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<Boolean> rollback(RedisCommands redis, String name, LockOwner owner,
+                int targetCount, long leaseMillis) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<String> renew(RedisCommands redis, List<String> names, List<LockOwner> owners,
+                long leaseMillis) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<Boolean> forceRelease(RedisCommands redis, String name) {
+            throw new UnsupportedOperationException();
+        }
     }
 }

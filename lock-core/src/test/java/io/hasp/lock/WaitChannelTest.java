@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** How unlock messages, permits and local hand-offs wake the waiters of one lock. */
 class WaitChannelTest {
 
-    private final WaitChannel channel = new WaitChannel("orders");
+    private final WaitChannel channel = new WaitChannel(LockKeys.channel("orders"));
     private final List<String> woken = new ArrayList<>();
 
     private Wake parked(String who) {

@@ -12,6 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
+import io.hasp.client.Replies;
+import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
@@ -244,6 +246,9 @@ class ReadWriteLockIT {
             LockOwner writer = marker.writeLock().owner(1);
             get(rw.readLock().lockAsync(reader));
             get(marker.writeLock().lockAsync(writer));
+            // A reentrant lock of the same client: one renewal task serves both kinds.
+            HaspLock plain = client.getLock(name + "-plain");
+            get(plain.lockAsync(plain.owner(1)));
             String timeoutKey = "{" + name + "}:" + reader.field() + ":rwlock_timeout:1";
 
             long start = locks.renewalCalls();
@@ -251,6 +256,8 @@ class ReadWriteLockIT {
             assertTrue(pttl(client, name) > 0, "hash renewed past its 1 s lease");
             assertTrue(pttl(client, timeoutKey) > 0, "the reader's own timeout key renewed too");
             assertTrue(pttl(client, marker.getName()) > 0, "the write hold renewed");
+            assertTrue(pttl(client, plain.getName()) > 0, "the reentrant lock renewed by the same task");
+            assertEquals(client.lockService().renewalCalls(), locks.renewalCalls(), "one watchdog per client");
 
             get(rw.readLock().unlockAsync(reader));
             assertFalse(exists(client, name));
@@ -260,6 +267,7 @@ class ReadWriteLockIT {
             assertFalse(exists(client, name), "no renewal recreated the unlocked hash");
             assertFalse(exists(client, timeoutKey), "nor its timeout key");
             get(marker.writeLock().unlockAsync(writer));
+            get(plain.unlockAsync(plain.owner(1)));
         }
     }
 
@@ -368,7 +376,10 @@ class ReadWriteLockIT {
         HaspReadWriteLock rw = lockOf(one);
         HaspReadWriteLock other = HaspReadWriteLocks.of(one).get(name + "-other");
         LockOwner owner = rw.readLock().owner(1);
-        CompletableFuture<Throwable> inCallback = rw.readLock().lockAsync(owner).thenApply(v -> {
+        get(rw.readLock().lockAsync(owner));
+        // a reply that takes 200 ms: the callback is attached before it arrives, so it runs on the
+        // client's event loop (a callback attached to a complete future runs on the attaching thread)
+        CompletableFuture<Throwable> inCallback = one.commands().execute(Replies.VOID, "BLPOP", "never", "0.2").thenApply(v -> {
             try {
                 other.writeLock().lock();
                 return null;
@@ -412,5 +423,30 @@ class ReadWriteLockIT {
             get(watched.readLock().unlockAsync(renewed));
             assertFalse(watched.isLocked(), "the expired hold does not keep the lock");
         }
+    }
+
+    @Test
+    void interruptedWaiterGivesUpAndLeavesNothingBehind() throws Exception {
+        HaspReadWriteLock rw = lockOf(one);
+        LockOwner writer = rw.writeLock().owner(1);
+        assertTrue(get(rw.writeLock().tryLockAsync(writer)));
+        ModeLock read = lockOf(two).readLock();
+        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                read.lockInterruptibly();
+                outcome.complete(null);
+            } catch (Throwable e) {
+                outcome.complete(e);
+            }
+        }, "rw-interrupted-reader");
+        waiter.start();
+        until(DEADLINE, "the reader is waiting", () -> waiter.getState() == Thread.State.WAITING);
+        waiter.interrupt();
+        assertInstanceOf(InterruptedException.class, get(outcome));
+        waiter.join(DEADLINE.toMillis());
+        get(rw.writeLock().unlockAsync(writer));
+        until(DEADLINE, "no read hold appears later", () -> !rw.isLocked());
+        assertEquals(0, HaspReadWriteLocks.of(two).heldLocks());
     }
 }

@@ -1,7 +1,9 @@
 package io.hasp.lock.rw;
 
+import io.hasp.client.Await;
+import io.hasp.client.RedisCommands;
+import io.hasp.lock.LockService;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.ReadWriteLock;
 
 /**
@@ -19,7 +21,8 @@ import java.util.concurrent.locks.ReadWriteLock;
  * <p><b>Leases.</b> Every read hold has its own timeout key with its own lease, so a reader with a
  * short lease never shortens another's protection; the lock's hash lives as long as its longest
  * hold and disappears when the last one ends or expires. Holds taken without a lease are renewed
- * by the client's read/write watchdog (the hash and the owner's own timeout keys) until unlocked.
+ * by the client's watchdog, the one task that also renews its reentrant locks (the hash and the
+ * owner's own timeout keys), until unlocked.
  *
  * <p><b>Wake-ups.</b> Releases are announced on {@code redisson_rwlock:{<name>}}: the end of a write
  * hold publishes {@code "1"} (all waiters look: readers enter together), a read unlock that frees
@@ -29,16 +32,18 @@ import java.util.concurrent.locks.ReadWriteLock;
  */
 public final class HaspReadWriteLock implements ReadWriteLock {
 
-    private final RwService service;
+    private final LockService service;
+    private final RedisCommands redis;
     private final String name;
     private final ModeLock readLock;
     private final ModeLock writeLock;
 
-    HaspReadWriteLock(RwService service, String name) {
+    HaspReadWriteLock(LockService service, RedisCommands redis, String name) {
         this.service = service;
+        this.redis = redis;
         this.name = name;
-        this.readLock = new ModeLock(service, name, LockMode.READ);
-        this.writeLock = new ModeLock(service, name, LockMode.WRITE);
+        this.readLock = new ModeLock(service, name, RwLockKind.READ);
+        this.writeLock = new ModeLock(service, name, RwLockKind.WRITE);
     }
 
     /** The lock's name: the Redis key of its hash. */
@@ -58,52 +63,23 @@ public final class HaspReadWriteLock implements ReadWriteLock {
         return writeLock;
     }
 
-    /** Whether anyone holds the lock in either mode (hasp or Redisson clients). */
+    /**
+     * Whether anyone holds the lock in either mode (hasp or Redisson clients).
+     *
+     * @throws IllegalStateException when called on one of the client's own threads (use {@link #isLockedAsync()})
+     */
     public boolean isLocked() {
-        return join(isLockedAsync());
+        return Await.await(isLockedAsync());
     }
 
     /** Whether anyone holds the lock in either mode; completes on an event-loop thread. */
     public CompletableFuture<Boolean> isLockedAsync() {
-        return service.redis().pttl(name).thenApply(ttl -> ttl != -2);
+        return redis.pttl(name).thenApply(ttl -> ttl != -2);
     }
 
     /** The lock's name and client. */
     @Override
     public String toString() {
         return "HaspReadWriteLock[" + name + ", client " + service.clientId() + "]";
-    }
-
-    static <T> T join(CompletableFuture<T> future) {
-        if (!future.isDone()) {
-            io.hasp.client.Await.checkBlockingAllowed("a blocking read/write lock call");
-        }
-        boolean interrupted = false;
-        try {
-            for (;;) {
-                try {
-                    return future.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw propagate(e.getCause());
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    static RuntimeException propagate(Throwable cause) {
-        Throwable t = RwService.unwrap(cause);
-        if (t instanceof RuntimeException e) {
-            return e;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        return new io.hasp.client.RedisException(t.toString());
     }
 }

@@ -1,13 +1,14 @@
 package io.hasp.lock.rw;
 
 import io.hasp.HaspClient;
+import io.hasp.lock.LockArguments;
 import io.hasp.lock.LockOwner;
-import java.util.Map;
-import java.util.WeakHashMap;
+import io.hasp.lock.LockService;
 
 /**
- * The entry point to read/write locks: the read/write lock machinery of one {@link HaspClient}
- * (its read/write holds, watchdog and waiters), shared by every lock it hands out.
+ * The entry point to read/write locks: the read/write locks of one {@link HaspClient}, built on
+ * the client's {@link LockService} (the same hold registry, batched watchdog and wait
+ * subscriptions as its reentrant locks).
  *
  * <pre>{@code
  * HaspReadWriteLock rw = HaspReadWriteLocks.of(client).get("catalogue");
@@ -17,29 +18,26 @@ import java.util.WeakHashMap;
  * }</pre>
  *
  * <p>{@code HaspClient} lives in lock-core, which does not depend on lock-rw, so the client has
- * no {@code getReadWriteLock} method of its own; this class is that method. Thread-safe; there
- * is one instance per client (remembered weakly), and closing the client ends its holds.
+ * no {@code getReadWriteLock} method of its own; this class is that method. Cheap and
+ * thread-safe; closing the client ends its read/write holds as it ends its other holds.
  */
 public final class HaspReadWriteLocks {
 
-    private static final Map<HaspClient, HaspReadWriteLocks> BY_CLIENT = new WeakHashMap<>();
+    private final HaspClient client;
+    private final LockService service;
 
-    private final RwService service;
-
-    private HaspReadWriteLocks(RwService service) {
-        this.service = service;
+    private HaspReadWriteLocks(HaspClient client) {
+        this.client = client;
+        this.service = client.lockService();
     }
 
     /**
-     * The read/write locks of {@code client}: the same instance for every call with one client.
+     * The read/write locks of {@code client}.
      *
      * @throws IllegalArgumentException when {@code client} is null
      */
     public static HaspReadWriteLocks of(HaspClient client) {
-        RwArguments.notNull("client", client);
-        synchronized (BY_CLIENT) {
-            return BY_CLIENT.computeIfAbsent(client, c -> new HaspReadWriteLocks(new RwService(c)));
-        }
+        return new HaspReadWriteLocks(LockArguments.notNull("client", client));
     }
 
     /**
@@ -48,18 +46,18 @@ public final class HaspReadWriteLocks {
      * @throws IllegalArgumentException when an argument is null or the name is empty
      */
     public static HaspReadWriteLock get(HaspClient client, String name) {
-        RwArguments.name("name", name);
+        LockArguments.name("name", name);
         return of(client).get(name);
     }
 
     /**
      * The read/write lock named {@code name} (the Redis key of its hash). Cheap: locks are views;
-     * their state lives in Redis and in this object.
+     * their state lives in Redis and in the client's lock service.
      *
      * @throws IllegalArgumentException when {@code name} is null or empty
      */
     public HaspReadWriteLock get(String name) {
-        return new HaspReadWriteLock(service, RwArguments.name("name", name));
+        return new HaspReadWriteLock(service, client.commands(), LockArguments.name("name", name));
     }
 
     /** The owner {@code holderId} of this client, for the async methods. */
@@ -67,13 +65,16 @@ public final class HaspReadWriteLocks {
         return service.owner(holderId);
     }
 
-    /** How many renewal script calls this client's read/write lock watchdog has sent; for monitoring. */
+    /**
+     * How many renewal script calls the client's watchdog has sent, for all kinds of lock (it is
+     * one task for the reentrant and the read/write locks); for monitoring.
+     */
     public long renewalCalls() {
         return service.renewalCalls();
     }
 
     /** Number of read and write holds this client currently tracks; for monitoring. */
     public int heldLocks() {
-        return service.holds().size();
+        return service.heldLocks(RwLockKind.READ) + service.heldLocks(RwLockKind.WRITE);
     }
 }

@@ -3,11 +3,12 @@ package io.hasp.lock.rw;
 import io.hasp.client.RedisCommands;
 import io.hasp.client.Replies;
 import io.hasp.client.script.Script;
+import io.hasp.lock.LockOwner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-/** Typed call of {@code renew.lua}: extend a batch of read and write holds (hash and timeout keys) in one call. */
+/** Typed call of {@code renew.lua}: extend a batch of read or write holds (hash and timeout keys) in one call. */
 final class RwRenewScript {
 
     static final Script SCRIPT = Script.fromResource(RwRenewScript.class, "renew.lua");
@@ -16,21 +17,21 @@ final class RwRenewScript {
     }
 
     /**
-     * Renews, for each i, the hold of {@code ownerFields[i]} in {@code modes[i]} on lock {@code names[i]}
-     * to at least {@code leaseMillis}.
+     * Renews, for each i, the {@code mode} hold of {@code owners[i]} on lock {@code names[i]} to at
+     * least {@code leaseMillis}: a read hold's own timeout keys and the hash, or a write hold's hash.
      *
      * @return a future of a string with one character per hold: {@code '1'} renewed, {@code '0'} no longer held
      */
-    static CompletableFuture<String> run(RedisCommands redis, List<String> names, List<String> ownerFields,
-            List<LockMode> modes, long leaseMillis) {
+    static CompletableFuture<String> run(RedisCommands redis, List<String> names, List<LockOwner> owners,
+            LockMode mode, long leaseMillis) {
         List<String> keys = new ArrayList<>(2 * names.size());
         Object[] args = new Object[names.size() + 1];
         args[0] = leaseMillis;
         for (int i = 0; i < names.size(); i++) {
-            String owner = ownerFields.get(i);
+            String owner = owners.get(i).field();
             keys.add(names.get(i));
             keys.add(RwKeys.timeoutPrefix(names.get(i), owner));
-            args[i + 1] = modes.get(i) == LockMode.WRITE ? RwKeys.writeField(owner) : owner;
+            args[i + 1] = mode == LockMode.WRITE ? RwKeys.writeField(owner) : owner;
         }
         return redis.evalsha(SCRIPT, Replies.STRING, keys, args);
     }
