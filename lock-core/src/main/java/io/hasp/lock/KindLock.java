@@ -106,6 +106,7 @@ public abstract class KindLock implements Lock {
     @Override
     public boolean tryLock() {
         LockOwner owner = currentOwner();
+        checkBlockingAllowed();
         return awaitUninterruptibly(service.tryAcquire(kind, name, owner, WATCHDOG, 0), owner);
     }
 
@@ -328,11 +329,13 @@ public abstract class KindLock implements Lock {
 
     private boolean acquireBlocking(long leaseMillis, long waitNanos) throws InterruptedException {
         LockOwner owner = currentOwner();
+        checkBlockingAllowed();
         return await(service.tryAcquire(kind, name, owner, leaseMillis, waitNanos), owner, true);
     }
 
     private void lockUninterruptibly(long leaseMillis) {
         LockOwner owner = currentOwner();
+        checkBlockingAllowed();
         awaitUninterruptibly(service.tryAcquire(kind, name, owner, leaseMillis, NO_WAIT), owner);
     }
 
@@ -355,32 +358,28 @@ public abstract class KindLock implements Lock {
 
     private boolean await(CompletableFuture<Boolean> acquiring, LockOwner owner, boolean interruptible)
             throws InterruptedException {
-        if (!acquiring.isDone()) {
-            blockingAllowed(acquiring, owner);
-        }
-        for (;;) {
-            try {
-                return acquiring.get();
-            } catch (InterruptedException e) {
-                if (!interruptible) {
-                    throw e;
-                }
+        try {
+            return acquiring.get();
+        } catch (InterruptedException e) {
+            if (interruptible) {
                 abandon(acquiring, owner);
-                throw e;
-            } catch (ExecutionException e) {
-                throw propagate(e.getCause());
             }
+            throw e;
+        } catch (ExecutionException e) {
+            throw LockFutures.rethrowable(e.getCause());
         }
     }
 
-    /** A blocking call on a client thread would wait for itself: fail fast, leaving nothing behind. */
-    private void blockingAllowed(CompletableFuture<Boolean> acquiring, LockOwner owner) {
-        try {
-            Await.checkBlockingAllowed("a blocking " + getClass().getSimpleName() + " call");
-        } catch (RuntimeException e) {
-            abandon(acquiring, owner);
-            throw e;
-        }
+    /**
+     * A blocking acquisition on a client thread would wait for itself: fail before anything is
+     * sent, also when the reply could have arrived in time on another thread.
+     */
+    private void checkBlockingAllowed() {
+        Await.checkBlockingAllowed(operation());
+    }
+
+    private String operation() {
+        return "a blocking " + getClass().getSimpleName() + " call";
     }
 
     private void abandon(CompletableFuture<Boolean> acquiring, LockOwner owner) {
@@ -391,35 +390,6 @@ public abstract class KindLock implements Lock {
     }
 
     private <T> T join(CompletableFuture<T> future) {
-        if (!future.isDone()) {
-            Await.checkBlockingAllowed("a blocking " + getClass().getSimpleName() + " call");
-        }
-        boolean interrupted = false;
-        try {
-            for (;;) {
-                try {
-                    return future.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw propagate(e.getCause());
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static RuntimeException propagate(Throwable cause) {
-        Throwable t = LockService.unwrap(cause);
-        if (t instanceof RuntimeException e) {
-            return e;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        return new RedisException(t.toString());
+        return LockFutures.join(future, operation());
     }
 }

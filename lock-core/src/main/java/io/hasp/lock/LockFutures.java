@@ -1,0 +1,66 @@
+package io.hasp.lock;
+
+import io.hasp.client.Await;
+import io.hasp.client.RedisException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * How the blocking methods of {@link KindLock} wait for their async twins and report their
+ * failures. Stateless and thread-safe.
+ */
+final class LockFutures {
+
+    private LockFutures() {
+    }
+
+    /**
+     * Waits for {@code future} without giving up on interrupts (the thread's interrupt status is
+     * restored before returning) and returns its result; its failure is rethrown as
+     * {@link #rethrowable} makes it.
+     *
+     * @param operation what the caller does, for the message when called on a client thread
+     *     (for example {@code "a blocking HaspLock call"})
+     * @throws IllegalStateException when the future is not done and the calling thread is one of
+     *     a hasp client's own threads, which would wait for itself
+     */
+    static <T> T join(CompletableFuture<T> future, String operation) {
+        if (!future.isDone()) {
+            Await.checkBlockingAllowed(operation);
+        }
+        boolean interrupted = false;
+        try {
+            for (;;) {
+                try {
+                    return future.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw rethrowable(e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * The failure of a lock future as the blocking API throws it: the cause inside
+     * {@code CompletionException}/{@code ExecutionException} wrappers, as is when it is a
+     * {@link RuntimeException}, else wrapped in a {@link RedisException}.
+     *
+     * @throws Error when the cause is an {@link Error}: it is thrown rather than returned
+     */
+    static RuntimeException rethrowable(Throwable failure) {
+        Throwable t = LockService.unwrap(failure);
+        if (t instanceof RuntimeException e) {
+            return e;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new RedisException(t.toString());
+    }
+}
