@@ -185,6 +185,22 @@ class ConnectionFaultsIT {
     }
 
     @Test
+    void anUnconfirmedSubscriptionTimesOutAndLeavesNothingBehind(RedisServer redis) throws Exception {
+        try (TcpProxy proxy = TcpProxy.start(redis.port());
+                HaspClient client = HaspClient.create(config(proxy.uri()).commandTimeout(Duration.ofMillis(500)).build())) {
+            proxy.blackhole(true);
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> client.pubSub().subscribe("unconfirmed", (c, m) -> { }).get(10, TimeUnit.SECONDS));
+            assertInstanceOf(RedisTimeoutException.class, e.getCause());
+            proxy.blackhole(false);
+            BlockingQueue<String> messages = new LinkedBlockingQueue<>();
+            eventually(() -> client.pubSub().subscribe("unconfirmed", (c, m) -> messages.add(m)));
+            assertEquals(1L, eventually(() -> client.commands().publish("unconfirmed", "now")));
+            assertEquals("now", messages.poll(10, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
     void blackholedRepliesTimeOutAndLateRepliesAreDropped(RedisServer redis) throws Exception {
         try (TcpProxy proxy = TcpProxy.start(redis.port());
                 HaspClient client = HaspClient.create(config(proxy.uri()).poolSize(1)
