@@ -116,7 +116,8 @@ class CommandsTest {
         String thread = resp2.commands().execute(Replies.VOID, "BLPOP", "never", "0.2")
                 .thenApply(nil -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS);
         assertTrue(thread.startsWith("hasp-io-"), thread);
-        CompletableFuture<Void> sleep = resp2.commands().execute(Replies.VOID, "BLPOP", "never", 0);
+        // 4 s: past the 3 s command timeout, too short for the connection to be taken for dead (6 s)
+        CompletableFuture<Void> sleep = resp2.commands().execute(Replies.VOID, "BLPOP", "never", 4);
         String failedOn = sleep.handle((ok, e) -> Thread.currentThread().getName()).get(10, TimeUnit.SECONDS);
         assertTrue(failedOn.startsWith("hasp-io-"), "a timeout completes on the event loop too, not on " + failedOn);
     }
@@ -155,7 +156,8 @@ class CommandsTest {
                 .commandTimeout(Duration.ofMillis(200)).build())) {
             RedisCommands redis = client.commands();
             get(redis.set("after-sleep", "mine"));
-            CompletableFuture<Void> sleep = redis.execute(Replies.VOID, "DEBUG", "SLEEP", "2");
+            // 1 s: well past the 200 ms timeout, well before the connection would be taken for dead (2.2 s)
+            CompletableFuture<Void> sleep = redis.execute(Replies.VOID, "DEBUG", "SLEEP", "1");
             CompletableFuture<String> queued = redis.get("after-sleep");
             ExecutionException e = assertThrows(ExecutionException.class, () -> get(sleep));
             assertInstanceOf(RedisTimeoutException.class, e.getCause());

@@ -165,6 +165,42 @@ class ConnectionFaultsIT {
     }
 
     @Test
+    void aConnectionThatStaysSilentPastTheTimeoutIsClosedAndReplaced(RedisServer redis) throws Exception {
+        try (TcpProxy proxy = TcpProxy.start(redis.port());
+                HaspClient client = HaspClient.create(config(proxy.uri()).poolSize(1)
+                        .commandTimeout(Duration.ofMillis(300)).build())) {
+            int accepted = proxy.acceptedCount();
+            proxy.blackhole(true);   // like a half-open connection: writes succeed, nothing comes back
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> client.commands().ping().get(10, TimeUnit.SECONDS));
+            assertInstanceOf(RedisTimeoutException.class, e.getCause());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (proxy.acceptedCount() == accepted && System.nanoTime() < deadline) {
+                client.commands().ping().handle((pong, failure) -> null).get(10, TimeUnit.SECONDS);
+            }
+            assertTrue(proxy.acceptedCount() > accepted, "the client gave up on the silent connection and reconnected");
+            proxy.blackhole(false);
+            assertEquals("PONG", eventually(() -> client.commands().ping()));
+        }
+    }
+
+    @Test
+    void anUnconfirmedSubscriptionTimesOutAndLeavesNothingBehind(RedisServer redis) throws Exception {
+        try (TcpProxy proxy = TcpProxy.start(redis.port());
+                HaspClient client = HaspClient.create(config(proxy.uri()).commandTimeout(Duration.ofMillis(500)).build())) {
+            proxy.blackhole(true);
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> client.pubSub().subscribe("unconfirmed", (c, m) -> { }).get(10, TimeUnit.SECONDS));
+            assertInstanceOf(RedisTimeoutException.class, e.getCause());
+            proxy.blackhole(false);
+            BlockingQueue<String> messages = new LinkedBlockingQueue<>();
+            eventually(() -> client.pubSub().subscribe("unconfirmed", (c, m) -> messages.add(m)));
+            assertEquals(1L, eventually(() -> client.commands().publish("unconfirmed", "now")));
+            assertEquals("now", messages.poll(10, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
     void blackholedRepliesTimeOutAndLateRepliesAreDropped(RedisServer redis) throws Exception {
         try (TcpProxy proxy = TcpProxy.start(redis.port());
                 HaspClient client = HaspClient.create(config(proxy.uri()).poolSize(1)

@@ -61,6 +61,24 @@ class TlsIT {
     }
 
     @Test
+    void aPkcs12TrustStoreWorksLikeTheCaFile() throws Exception {
+        java.security.KeyStore store = java.security.KeyStore.getInstance("PKCS12");
+        store.load(null, null);
+        try (java.io.InputStream pem = Files.newInputStream(files.caCertificate())) {
+            store.setCertificateEntry("redis-ca",
+                    java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(pem));
+        }
+        Path storeFile = Path.of("target", "tls-it", "trust.p12").toAbsolutePath();
+        char[] password = "store-pw".toCharArray();
+        try (java.io.OutputStream out = Files.newOutputStream(storeFile)) {
+            store.store(out, password);
+        }
+        try (HaspClient client = HaspClient.create(config("127.0.0.1").trustStore(storeFile, password).build())) {
+            assertEquals("PONG", client.commands().ping().get(10, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
     void anUntrustedCertificateFailsTheConnect() {
         RedisConnectionException e = assertThrows(RedisConnectionException.class,
                 () -> HaspClient.create(config("127.0.0.1").build()));

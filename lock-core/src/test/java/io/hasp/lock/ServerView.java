@@ -18,7 +18,10 @@ import java.util.function.BooleanSupplier;
  */
 final class ServerView implements AutoCloseable {
 
-    /** One script call as the server executed it, in execution order ({@code id} grows). */
+    /**
+     * One script call as the server executed it, in execution order ({@code id} grows); of a call
+     * with more than 29 keys and arguments only the first ones are kept.
+     */
     record ScriptCall(long id, List<String> keys, List<String> argv) {
     }
 
@@ -100,8 +103,10 @@ final class ServerView implements AutoCloseable {
                     && script.sha1().equalsIgnoreCase((String) args.get(1))) {
                 int numKeys = Integer.parseInt((String) args.get(2));
                 List<String> strings = args.stream().map(String.class::cast).toList();
-                calls.add(new ScriptCall((Long) entry.get(0), strings.subList(3, 3 + numKeys),
-                        strings.subList(3 + numKeys, strings.size())));
+                // The slow log keeps at most 32 arguments: long calls come truncated.
+                int keysEnd = Math.min(3 + numKeys, strings.size());
+                calls.add(new ScriptCall((Long) entry.get(0), strings.subList(3, keysEnd),
+                        strings.subList(keysEnd, strings.size())));
             }
         }
         return calls;

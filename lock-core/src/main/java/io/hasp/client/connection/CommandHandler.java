@@ -37,6 +37,7 @@ final class CommandHandler extends ByteToMessageDecoder {
     private final RespReader reader = new RespReader();
     private FrameSink current;
     private ChannelHandlerContext ctx;
+    private long lastReadNanos = System.nanoTime();
     private boolean broken;
 
     /**
@@ -102,6 +103,26 @@ final class CommandHandler extends ByteToMessageDecoder {
     /** Flushes what was written. */
     void flush() {
         ctx.flush();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        lastReadNanos = System.nanoTime();
+        super.channelRead(ctx, msg);
+    }
+
+    /**
+     * Whether the connection looks dead: its oldest command in flight has been overdue for
+     * {@code graceNanos} and not a byte has arrived since its deadline (a half-open TCP
+     * connection, a blackholed route). Closing it lets the watchdog reconnect.
+     *
+     * @param now the current {@link System#nanoTime()}
+     * @param graceNanos how long past its deadline the oldest command may stay unanswered
+     * @return {@code true} when the connection should be closed
+     */
+    boolean stalled(long now, long graceNanos) {
+        Command<?> oldest = inFlight.peek();
+        return oldest != null && oldest.expired(now - graceNanos) && !oldest.expired(lastReadNanos);
     }
 
     @Override

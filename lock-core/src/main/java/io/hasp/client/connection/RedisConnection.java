@@ -27,7 +27,10 @@ import org.slf4j.LoggerFactory;
  * event-loop turn), and after a loss lets its {@link ConnectionWatchdog} reconnect while new
  * commands wait (up to their own timeout) for the connection to be ready again.
  *
- * <p>Commands in flight when the channel is lost fail with {@link RedisConnectionException}
+ * <p>A channel on which nothing has arrived for a while after a command's timeout (the command
+ * timeout, at least 2 s) is taken for dead (half-open TCP, blackholed route) and closed, so
+ * that the watchdog reconnects. Commands in flight when the channel is lost fail with
+ * {@link RedisConnectionException}
  * and are never re-sent. After {@link #close()} every pending and new command fails with
  * {@link RedisClosedException}. {@link #dispatch} is thread-safe; the rest of the state is
  * confined to the connection's event loop, where all futures complete.
@@ -43,6 +46,7 @@ public final class RedisConnection {
     private final long timeoutMillis;
     private final long timeoutNanos;
     private final long tickNanos;
+    private final long stallGraceNanos;
     private final FrameSink push;
     private final ConnectionWatchdog watchdog;
     private final Queue<Command<?>> queue = PlatformDependent.newMpscQueue();
@@ -81,6 +85,7 @@ public final class RedisConnection {
         this.timeoutMillis = Math.max(1, config.commandTimeout().toMillis());
         this.timeoutNanos = config.commandTimeout().toNanos();
         this.tickNanos = config.timerTick().toNanos();
+        this.stallGraceNanos = Math.max(timeoutNanos, TimeUnit.SECONDS.toNanos(2));
         this.push = push;
         this.watchdog = new ConnectionWatchdog(this, timer, loop, config.reconnectMinDelay(),
                 config.reconnectMaxDelay(), config.reconnectJitter(), this::connectOnce);
@@ -250,6 +255,11 @@ public final class RedisConnection {
         long now = System.nanoTime();
         if (handler != null) {
             handler.expire(now, timeoutMillis);
+            if (handler.stalled(now, stallGraceNanos) && channel != null) {
+                log.warn("{}: no byte from the server for {} ms past a command's timeout, closing the connection"
+                        + " to reconnect", this, TimeUnit.NANOSECONDS.toMillis(stallGraceNanos));
+                channel.close();
+            }
         }
         if (handshaking != null) {
             handshaking.expire(now, timeoutMillis);
