@@ -101,6 +101,11 @@ public final class RedisConnection {
         return loop;
     }
 
+    /** Event loop only, for tests that probe the pipeline: the current channel, {@code null} while down. */
+    Channel channel() {
+        return channel;
+    }
+
     /** @return whether the connection is connected and past its handshake (a snapshot) */
     public boolean isReady() {
         return ready;
