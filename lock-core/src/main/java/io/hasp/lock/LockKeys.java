@@ -5,7 +5,7 @@ package io.hasp.lock;
  * so that hasp and Redisson clients on one server find each other's locks.
  *
  * <p>Every derived name carries the lock's hash tag: {@code {<name>}} when the name has no
- * {@code '{'} of its own, else the name as given (it already chooses its slot).
+ * opening brace of its own, else the name as given (it already chooses its slot).
  */
 final class LockKeys {
 

@@ -1,15 +1,18 @@
 package io.hasp.it.rw;
 
 import static io.hasp.it.rw.RwTesting.get;
+import static io.hasp.it.rw.RwTesting.until;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
+import io.hasp.client.Replies;
 import io.hasp.lock.LockOwner;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -141,12 +144,32 @@ class RedissonReadWriteInteropIT {
         get(lock.readLock().unlockAsync(lock.readLock().owner(2)));
     }
 
+    /** Script calls the server has run so far (EVAL and EVALSHA), from INFO commandstats. */
+    private long scriptCalls() {
+        String stats = get(hasp.commands().execute(Replies.STRING, "INFO", "commandstats"));
+        long calls = 0;
+        for (String line : stats.split("\r?\n")) {
+            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+                int at = line.indexOf("calls=") + "calls=".length();
+                calls += Long.parseLong(line.substring(at, line.indexOf(',', at)));
+            }
+        }
+        return calls;
+    }
+
     @Test
     void haspWriteUnlockWakesRedissonReaders() {
         LockOwner writer = lock.writeLock().owner(1);
         assertTrue(get(lock.writeLock().tryLockAsync(writer)));   // the watchdog: a 30 s lease
+        long scriptsBefore = scriptCalls();
         CompletableFuture<Void> r1 = peer.readLock().lockAsync(61).toCompletableFuture();
         CompletableFuture<Void> r2 = peer.readLock().lockAsync(62).toCompletableFuture();
+        // Unlock only once both Redisson readers wait: each tries, subscribes, and tries again.
+        // A READ_UNLOCK message that reaches Redisson between a reader's second try and the moment
+        // it starts listening wakes nobody there (it releases only the permits already asked
+        // for), so that reader would sleep for the writer's whole lease: a Redisson race, not ours.
+        until(Duration.ofSeconds(20), "both Redisson readers subscribed and tried again",
+                () -> scriptCalls() - scriptsBefore >= 4);
         assertFalse(r1.isDone() || r2.isDone());
         get(lock.writeLock().unlockAsync(writer));
         get(CompletableFuture.allOf(r1, r2).orTimeout(10, TimeUnit.SECONDS));
