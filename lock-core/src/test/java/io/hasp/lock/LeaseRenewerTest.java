@@ -37,7 +37,6 @@ class LeaseRenewerTest {
     private static final LockKind KIND = ReentrantKind.INSTANCE;
     private static final LockOwner OWNER = LockOwner.of("client", 1);
 
-    private final RedisServer server;
     private final ServerView view;
     private final TcpProxy proxy;
     private final HaspClient client;
@@ -47,7 +46,6 @@ class LeaseRenewerTest {
     private final LeaseRenewer renewer;
 
     LeaseRenewerTest(RedisServer server) throws Exception {
-        this.server = server;
         view = new ServerView(server);
         proxy = TcpProxy.start(server.port());
         client = HaspClient.create(HaspConfig.builder().uri(proxy.uri()).commandTimeout(Duration.ofMillis(500)).build());
