@@ -266,7 +266,8 @@ final class Acquisition {
             target = unknownTarget;
             unknownTarget = 0;
         }
-        if (Boolean.TRUE.equals(result.getNow(null))) {
+        // getNow would throw on a cancelled or failed result: those gave nothing to the caller either
+        if (!result.isCompletedExceptionally() && Boolean.TRUE.equals(result.getNow(null))) {
             return;
         }
         service.rollback(kind, name, owner, target, leaseMillis);

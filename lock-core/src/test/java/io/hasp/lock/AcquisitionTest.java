@@ -22,7 +22,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -359,9 +358,6 @@ class AcquisitionTest {
     }
 
     @Test
-    @Disabled("Acquisition.rollbackIfUnknown calls getNow on the cancelled result, which throws"
-            + " CancellationException inside the reply callback: the rollback is never sent and the grant stays"
-            + " until its lease runs out. Enable once it checks isCancelled() first.")
     void aCancelledAcquisitionWhoseGrantTimedOutIsRolledBack() throws Exception {
         try (HaspClient impatient = HaspClient.create(HaspConfig.builder().uri(proxy.uri())
                 .commandTimeout(Duration.ofMillis(300)).build());
