@@ -4,6 +4,7 @@ import static io.hasp.lock.ServerView.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
@@ -107,9 +108,16 @@ class LockWaitersTest {
     @Test
     void aMessageWithNobodyParkedLeavesOnePermitPerWaiterAtMost() throws Exception {
         WaitChannel channel = join();
+        // Listeners of a channel hear a message in the order they subscribed: once this later
+        // listener has heard both messages, the wait channel has taken both into account.
+        java.util.concurrent.atomic.AtomicInteger heard = new java.util.concurrent.atomic.AtomicInteger();
+        var counter = client.pubSub().subscribe(CHANNEL, (ch, message) -> heard.incrementAndGet())
+                .get(SLACK.toSeconds(), TimeUnit.SECONDS);
         publish("0");
         publish("0");
-        await("a permit from the messages", SLACK, () -> !channel.parkUnlessPermit(new Wake(() -> woken.add("late"))));
+        await("both messages delivered", SLACK, () -> heard.get() == 2);
+        counter.unsubscribe().get(SLACK.toSeconds(), TimeUnit.SECONDS);
+        assertFalse(channel.parkUnlessPermit(new Wake(() -> woken.add("late"))), "a permit from the messages");
         assertTrue(channel.parkUnlessPermit(new Wake(() -> woken.add("next"))), "only one permit for one waiter");
     }
 
