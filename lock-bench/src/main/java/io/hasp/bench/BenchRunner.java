@@ -71,6 +71,7 @@ public final class BenchRunner {
     private final String givenUri;
     private final List<String> commandLine;
     private final PrintStream console = System.out;
+    private String loadAtStart = "?";
 
     private BenchRunner(Profile profile, Path out, Pattern only, boolean fleets, String givenUri, List<String> commandLine) {
         this.profile = profile;
@@ -126,6 +127,7 @@ public final class BenchRunner {
 
     private void run() throws IOException {
         Instant started = Instant.now();
+        loadAtStart = Machine.loadAverage();
         Files.createDirectories(out.resolve("logs"));
         RedisServer server = null;
         String uri = givenUri;
@@ -276,6 +278,8 @@ public final class BenchRunner {
         lines.add("");
         lines.add("- When: " + started.truncatedTo(ChronoUnit.SECONDS) + " (UTC)");
         lines.add("- Machine: " + Machine.describe());
+        lines.add("- Load average (1 min) at start / end: " + loadAtStart + " / " + Machine.loadAverage()
+                + " (other processes on the same cores lower every figure; compare ratios of one run)");
         lines.add("- JDK: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version")
                 + "; every fork runs with `" + String.join(" ", FORK_FLAGS) + "`");
         lines.add("- Redis " + redisVersion + " (one server for every library and row); Redisson "

@@ -11,6 +11,14 @@ final class Machine {
     private Machine() {
     }
 
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
+    }
+
     static String describe() {
         String cpu = "unknown CPU";
         try {

@@ -89,14 +89,15 @@ public final class MarkdownReport {
             String notes = "counter exact: hasp " + exact(h) + ", Redisson " + exact(r) + overrun(h) + overrun(r)
                     + (h == null ? "" : "; hasp: " + FleetDriver.describe(h))
                     + (r == null ? "" : "; Redisson: " + FleetDriver.describe(r));
-            md.append(line("Cross-process: " + any.processes() + " JVMs, GET+SET of a counter under the lock "
+            md.append(line("Cross-process: " + any.processes() + (any.processes() == 1 ? " JVM" : " JVMs")
+                    + ", GET+SET of a counter under the lock "
                     + "(critical sections/s)", any.processes() + " x " + any.threads(),
                     h == null ? Double.NaN : h.perSecond(), r == null ? Double.NaN : r.perSecond(), Double.NaN,
                     ratio(h == null ? Double.NaN : h.perSecond(), r == null ? Double.NaN : r.perSecond()),
                     NONE, NONE, NONE, notes));
         }
         md.append('\n');
-        md.append("hasp/peer: hasp's figure divided by Redisson's (Lettuce's on the raw EVALSHA rows). "
+        md.append("hasp/peer: hasp's figure divided by Redisson's (Lettuce's on the raw EVALSHA and GET rows). "
                 + "B/op: bytes allocated per operation by the whole benchmark JVM (JMH `-prof gc`, "
                 + "`gc.alloc.rate.norm`). % of ceiling: Lua script calls per second (operations x scripts per "
                 + "operation: 2 per lock+unlock pair, 1 per failed tryLock or raw EVALSHA) over the server's EVALSHA "
