@@ -24,7 +24,9 @@ public final class Args {
             throw new IllegalArgumentException("args: null (expected: an array, possibly empty)");
         }
         for (int i = 0; i < args.length; i++) {
-            validate("args[" + i + "]", args[i]);
+            if (!accepted(args[i])) {          // the label is built only for the message
+                validate("args[" + i + "]", args[i]);
+            }
         }
     }
 
@@ -36,12 +38,16 @@ public final class Args {
      * @throws IllegalArgumentException when it is null or of another type
      */
     public static void validate(String label, Object arg) {
-        if (arg instanceof CharSequence || arg instanceof byte[] || arg instanceof ByteBuf
-                || arg instanceof Long || arg instanceof Integer || arg instanceof Short || arg instanceof Byte) {
+        if (accepted(arg)) {
             return;
         }
         throw new IllegalArgumentException(label + ": " + (arg == null ? "null" : arg.getClass().getName())
                 + " (expected: String, byte[], ByteBuf, Long or Integer)");
+    }
+
+    private static boolean accepted(Object arg) {
+        return arg instanceof CharSequence || arg instanceof byte[] || arg instanceof ByteBuf
+                || arg instanceof Long || arg instanceof Integer || arg instanceof Short || arg instanceof Byte;
     }
 
     /**
