@@ -53,7 +53,7 @@ public final class LockWorker {
                     lock.lock();
                     System.out.println("LOCKED " + lock.currentOwner());
                     System.out.flush();
-                    Thread.sleep(Long.MAX_VALUE);
+                    new java.util.concurrent.CountDownLatch(1).await();   // held until the test kills this JVM
                 }
                 case "count" -> count(client, lock, args, false);
                 case "virtual" -> count(client, lock, args, true);
