@@ -75,8 +75,78 @@ final class Acquisition {
                 deadlineTimer = timer;
             }
         }
+        // When this client already waits on the lock, join its waiters before the first attempt
+        // (no network call): a failed attempt can then park at once, with no second attempt.
+        WaitChannel ready = bounded && waitNanosZero() ? null : service.waiters().joinIfReady(channelName);
+        if (ready != null) {
+            synchronized (this) {
+                if (!result.isDone()) {
+                    channel = ready;
+                    ready = null;
+                }
+            }
+            if (ready != null) {
+                service.waiters().leave(ready);
+                return result;
+            }
+            long yieldNanos = channel().yielding(service.nanoTime());
+            if (yieldNanos > 0) {
+                // This client just freed the lock for everyone: let other clients' waiters go first.
+                park(channel(), Math.max(1, TimeUnit.NANOSECONDS.toMillis(yieldNanos)));
+                return result;
+            }
+        }
         attempt();
         return result;
+    }
+
+    private boolean waitNanosZero() {
+        return remainingNanos() <= 0;
+    }
+
+    private synchronized WaitChannel channel() {
+        return channel;
+    }
+
+    LockKind kind() {
+        return kind;
+    }
+
+    String name() {
+        return name;
+    }
+
+    LockOwner owner() {
+        return owner;
+    }
+
+    /** The lease a hold taken by this acquisition gets, in milliseconds (the watchdog's when renewed). */
+    long leaseMillis() {
+        return leaseMillis;
+    }
+
+    /**
+     * A release of this client claimed this parked acquisition as its successor and reports how it
+     * ended: {@code handedOver} when the lock went to this acquisition's owner in the release script
+     * sent (first) at {@code sentNanos}; otherwise {@code error} when that is unknown (the release
+     * could not be confirmed), or neither when the release did not hand over (then look again).
+     */
+    void handOverEnded(boolean handedOver, Throwable error, long sentNanos) {
+        if (handedOver) {
+            onAcquired(1, sentNanos);
+            return;
+        }
+        if (error != null) {
+            // The hand-over may have taken place: an acquire with target 1 is harmless if it did.
+            synchronized (this) {
+                unknownTarget = 1;
+            }
+            if (result.isDone()) {
+                rollbackIfUnknown();
+                return;
+            }
+        }
+        attempt();
     }
 
     private long remainingNanos() {
@@ -214,7 +284,7 @@ final class Acquisition {
         if (bounded) {
             waitMillis = Math.min(waitMillis, Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos())));
         }
-        Wake w = new Wake(this::attempt);
+        Wake w = new Wake(this::attempt, this);
         synchronized (this) {
             if (result.isDone()) {
                 return;

@@ -64,6 +64,28 @@ public interface LockKind {
             long leaseMillis, long latchMillis);
 
     /**
+     * Whether this kind can hand a lock straight from one owner to a waiting owner of the same
+     * client in the release script ({@link #releaseTo}). Default: no.
+     */
+    default boolean handsOver() {
+        return false;
+    }
+
+    /**
+     * Like {@link #release}, but when that ends {@code owner}'s last hold the lock is not freed: it
+     * goes in the same script to {@code successor} (one hold, lease {@code successorLeaseMillis}),
+     * and nothing is announced on the channel, since the lock was never free. Only called when
+     * {@link #handsOver()} is true.
+     *
+     * @return a future of what {@link #release} answers, except that {@code 2} replaces {@code 1}
+     *     when the lock went to {@code successor}
+     */
+    default CompletableFuture<Long> releaseTo(RedisCommands redis, String name, LockOwner owner, String requestId,
+            long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
+        throw new UnsupportedOperationException(this + " locks are not handed over");
+    }
+
+    /**
      * Undoes the acquisition that would have brought {@code owner} to {@code targetCount} holds, if
      * it took effect (its reply was lost and its caller gave up); harmless when it never ran.
      *

@@ -264,6 +264,11 @@ public final class LockService implements AutoCloseable {
         final long retryUntilNanos;
         final CompletableFuture<Void> result = new CompletableFuture<>();
         long backoffMillis = 5;
+        boolean sent;
+        long firstSentNanos;
+        /** The parked local waiter this unlock hands the lock to, with its channel; or null. */
+        WaitChannel successorChannel;
+        Wake successor;
 
         Unlock(LockKind kind, String name, LockOwner owner, Hold hold, String requestId, long leaseMillis,
                 long retryUntilNanos) {
@@ -277,13 +282,56 @@ public final class LockService implements AutoCloseable {
         }
 
         void send() {
+            if (!sent) {
+                sent = true;
+                firstSentNanos = nanoTime();
+                claimSuccessor();
+            }
             CompletableFuture<Long> reply;
             try {
-                reply = kind.release(redis, name, owner, requestId, leaseMillis, latchMillis);
+                if (successor != null) {
+                    Acquisition next = successor.acquisition;
+                    reply = kind.releaseTo(redis, name, owner, requestId, leaseMillis, latchMillis, next.owner(),
+                            next.leaseMillis());
+                } else {
+                    reply = kind.release(redis, name, owner, requestId, leaseMillis, latchMillis);
+                }
             } catch (RuntimeException e) {
                 reply = CompletableFuture.failedFuture(e);
             }
             reply.whenComplete(this::onReply);
+        }
+
+        /**
+         * When this unlock gives back the owner's last hold and a local waiter of the same kind and
+         * lock is parked, claims it: the unlock script then hands the lock straight to it.
+         */
+        private void claimSuccessor() {
+            if (hold == null || hold.count() != 1 || !kind.handsOver()) {
+                return;
+            }
+            WaitChannel channel = waiters.channel(kind.channel(name));
+            if (channel == null) {
+                return;
+            }
+            Wake claimed = channel.claimSuccessor(kind, name, owner);
+            if (claimed != null) {
+                successorChannel = channel;
+                successor = claimed;
+            }
+        }
+
+        /** Tells the claimed successor, if any, how the hand-over ended. */
+        private void reportToSuccessor(boolean handedOver, Throwable error) {
+            if (successor == null) {
+                return;
+            }
+            if (handedOver) {
+                successorChannel.handedOver();
+            } else {
+                successorChannel.handOverFailed();
+            }
+            successor.acquisition.handOverEnded(handedOver, error, firstSentNanos);
         }
 
         private void onReply(Long outcome, Throwable error) {
@@ -302,6 +350,7 @@ public final class LockService implements AutoCloseable {
                 if (hold != null) {
                     hold.endClosing(0);
                 }
+                reportToSuccessor(false, cause);
                 result.completeExceptionally(cause);
                 return;
             }
@@ -309,22 +358,25 @@ public final class LockService implements AutoCloseable {
                 if (hold != null) {
                     holds.end(hold, HoldEnd.LOST);
                 }
+                reportToSuccessor(false, null);
                 result.completeExceptionally(new IllegalMonitorStateException(kind + " lock " + name
                         + " is not held by " + owner + " (attempt to unlock a lock held by another"
                         + " owner, or whose lease ran out)"));
                 return;
             }
             forget(kind.unlockLatch(name, requestId));
+            boolean handedOver = successor != null && outcome == UnlockScript.HANDED_OVER;
             if (outcome != 0L) {  // 0: the owner still holds it; >= 1: its hold ended
                 if (hold != null) {
                     holds.end(hold, HoldEnd.RELEASED);
                 }
-                if (!kind.releaseWakesAll()) {
-                    waiters.handOff(kind.channel(name));
+                if (!handedOver && !kind.releaseWakesAll()) {
+                    waiters.handOff(kind.channel(name), nanoTime());
                 }
             } else if (hold != null) {
                 hold.endClosing(Math.max(1, hold.count() - 1));
             }
+            reportToSuccessor(handedOver, null);
             result.complete(null);
         }
     }
@@ -345,7 +397,7 @@ public final class LockService implements AutoCloseable {
                     log.debug("rollback of an abandoned acquisition of {} lock {} failed (its lease will expire): {}",
                             kind, name, e.toString());
                 } else if (Boolean.TRUE.equals(undone)) {
-                    waiters.handOff(kind.channel(name));
+                    waiters.handOff(kind.channel(name), nanoTime());
                 }
             });
         } catch (RuntimeException e) {
@@ -374,7 +426,7 @@ public final class LockService implements AutoCloseable {
         }
         return reply.thenApply(freed -> {
             if (Boolean.TRUE.equals(freed)) {
-                waiters.handOff(kind.channel(name));
+                waiters.handOff(kind.channel(name), nanoTime());
             }
             return freed;
         });

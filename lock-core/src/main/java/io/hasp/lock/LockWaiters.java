@@ -110,11 +110,26 @@ final class LockWaiters {
     }
 
     /** This client freed the lock announced on {@code channelName}: hand it to a local waiter, if one is parked. */
-    void handOff(String channelName) {
+    void handOff(String channelName, long nowNanos) {
         WaitChannel channel = channels.get(channelName);
         if (channel != null) {
-            channel.handOff();
+            channel.handOff(nowNanos);
         }
+    }
+
+    /**
+     * Joins the waiters of {@code channelName} when its subscription is already confirmed, without
+     * any network call; null otherwise. An acquisition that joins before its first attempt can
+     * park right after a failed one: any release after that attempt reaches it as a message.
+     * Followed by one {@link #leave} when not null.
+     */
+    WaitChannel joinIfReady(String channelName) {
+        WaitChannel channel = channels.get(channelName);
+        if (channel == null || !channel.ready.isDone() || channel.ready.isCompletedExceptionally()
+                || !channel.join()) {
+            return null;
+        }
+        return channel;
     }
 
     /** The waiters of unlock channel {@code channelName}, or null; for tests and diagnostics. */

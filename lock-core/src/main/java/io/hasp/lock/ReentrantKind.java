@@ -34,6 +34,18 @@ final class ReentrantKind implements LockKind {
     }
 
     @Override
+    public boolean handsOver() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Long> releaseTo(RedisCommands redis, String name, LockOwner owner, String requestId,
+            long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
+        return UnlockScript.runHandingOver(redis, name, owner.field(), requestId, leaseMillis, latchMillis,
+                successor.field(), successorLeaseMillis);
+    }
+
+    @Override
     public CompletableFuture<Boolean> rollback(RedisCommands redis, String name, LockOwner owner, int targetCount,
             long leaseMillis) {
         return RollbackScript.run(redis, name, owner.field(), targetCount, leaseMillis);

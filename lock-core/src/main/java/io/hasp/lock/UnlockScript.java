@@ -17,6 +17,8 @@ final class UnlockScript {
     static final long STILL_HELD = 0L;
     /** The lock was freed and its unlock message published. */
     static final long RELEASED = 1L;
+    /** The owner's last hold ended and the lock went straight to the successor named in the call. */
+    static final long HANDED_OVER = 2L;
 
     private UnlockScript() {
     }
@@ -31,5 +33,19 @@ final class UnlockScript {
         List<String> keys = List.of(name, LockKeys.channel(name), LockKeys.unlockLatch(name, requestId));
         return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, keys,
                 LockKeys.UNLOCK_MESSAGE, leaseMillis, owner, latchMillis);
+    }
+
+    /**
+     * Releases one hold of {@code owner} on lock {@code name}; when that was the owner's last hold,
+     * the lock goes straight to {@code successor} (one hold, lease {@code successorLeaseMillis})
+     * instead of being freed, and nothing is published.
+     *
+     * @return a future of {@code null} (not held), {@code 0} (still held) or {@code 2} (handed over)
+     */
+    static CompletableFuture<Long> runHandingOver(RedisCommands redis, String name, String owner, String requestId,
+            long leaseMillis, long latchMillis, String successor, long successorLeaseMillis) {
+        List<String> keys = List.of(name, LockKeys.channel(name), LockKeys.unlockLatch(name, requestId));
+        return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, keys,
+                LockKeys.UNLOCK_MESSAGE, leaseMillis, owner, latchMillis, successor, successorLeaseMillis);
     }
 }

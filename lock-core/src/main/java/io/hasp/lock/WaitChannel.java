@@ -5,6 +5,7 @@ import io.hasp.client.pubsub.Subscription;
 import io.netty.util.Timeout;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -18,10 +19,24 @@ import java.util.concurrent.CompletableFuture;
  * without waiting for its own unlock message. That message still wakes (or leaves a permit for)
  * another waiter when it arrives: it cannot be told apart from other unlocks' messages, and it may
  * even arrive before the unlock's reply, so absorbing "the next message" could swallow another
- * unlock's wake-up. The price is at most one extra attempt per local unlock. Thread-safe: the
- * fields are guarded by {@code this}; wake actions run outside the monitor.
+ * unlock's wake-up. The price is at most one extra attempt per local unlock.
+ *
+ * <p>Hand-over: a release of this client whose kind {@linkplain LockKind#handsOver() hands over}
+ * may claim the longest-parked waiter of the same kind and lock ({@link #claimSuccessor}) and give
+ * it the lock in the release script itself: one script instead of an unlock, a wake-up and an
+ * acquire, and no other waiter anywhere is woken for nothing. So that waiters in other clients
+ * are not starved, at most {@link #MAX_HAND_OVERS} hand-overs follow each other; the next release
+ * then frees the lock for everyone, wakes no local waiter at once, and for a short
+ * {@linkplain #yielding window} new local acquisitions wait for the unlock message like every
+ * other client's waiters instead of taking the lock first. Thread-safe: the fields are guarded
+ * by {@code this}; wake actions run outside the monitor.
  */
 final class WaitChannel implements MessageListener {
+
+    /** Most hand-overs in a row before a release frees the lock for every client's waiters. */
+    static final int MAX_HAND_OVERS = 16;
+    /** How long, after such a release, new local acquisitions let other clients' waiters go first. */
+    static final long YIELD_NANOS = 5_000_000L;
 
     final String channel;
     /** Completes with this channel once the server confirmed the subscription. */
@@ -33,6 +48,10 @@ final class WaitChannel implements MessageListener {
     private boolean closed;             // guarded by this
     private Timeout linger;             // guarded by this
     private Subscription subscription;  // guarded by this
+    private int handOvers;              // guarded by this; hand-overs since the lock was last freed
+    private boolean everyonesTurn;      // guarded by this; the coming release frees it for everyone
+    private long yieldUntilNanos;       // guarded by this
+    private boolean yieldSet;           // guarded by this
 
     /** The waiters of pub/sub channel {@code channel}, for example {@code LockKind.channel(name)}. */
     WaitChannel(String channel) {
@@ -114,11 +133,80 @@ final class WaitChannel implements MessageListener {
         parked.remove(wake);
     }
 
-    /** This client freed the lock: wake one local waiter without waiting for the message. */
-    void handOff() {
+    /**
+     * Claims, for a release by {@code releaser} of lock {@code name} of {@code kind}, the parked
+     * waiter to hand the lock to: the longest-parked acquisition of that kind and lock by another
+     * owner. Null when there is none, or when it is everyone's turn (then the release frees the
+     * lock, and {@link #handOff} wakes no local waiter ahead of the others).
+     */
+    synchronized Wake claimSuccessor(LockKind kind, String name, LockOwner releaser) {
+        if (!ready.isDone() || ready.isCompletedExceptionally()) {
+            return null;
+        }
+        if (handOvers >= MAX_HAND_OVERS) {
+            handOvers = 0;
+            everyonesTurn = true;
+            return null;
+        }
+        for (Iterator<Wake> it = parked.iterator(); it.hasNext(); ) {
+            Wake wake = it.next();
+            Acquisition a = wake.acquisition;
+            if (a == null || !a.kind().equals(kind) || !a.name().equals(name) || a.owner().equals(releaser)) {
+                continue;
+            }
+            if (wake.claim()) {
+                it.remove();
+                return wake;
+            }
+        }
+        handOvers = 0;
+        return null;
+    }
+
+    /** A claimed hand-over took place: the lock went to the claimed waiter. */
+    synchronized void handedOver() {
+        handOvers++;
+    }
+
+    /** A claimed hand-over did not take place; the next release tries again from the start. */
+    synchronized void handOverFailed() {
+        handOvers = 0;
+    }
+
+    /**
+     * Whether a new local acquisition should let other clients' waiters go first, and for how many
+     * nanoseconds more (0: no): true for a short window after this client freed the lock on
+     * everyone's turn.
+     */
+    synchronized long yielding(long nowNanos) {
+        if (!yieldSet) {
+            return 0;
+        }
+        long left = yieldUntilNanos - nowNanos;
+        if (left <= 0) {
+            yieldSet = false;
+            return 0;
+        }
+        return left;
+    }
+
+    /**
+     * This client freed the lock: wake one local waiter without waiting for the message, unless it
+     * was everyone's turn (then the message wakes a local waiter along with every other client's,
+     * and new local acquisitions yield for {@link #YIELD_NANOS}).
+     *
+     * @param nowNanos the time of the release's reply
+     */
+    void handOff(long nowNanos) {
         Wake wake;
         synchronized (this) {
             if (!ready.isDone() || ready.isCompletedExceptionally()) {
+                return;
+            }
+            if (everyonesTurn) {
+                everyonesTurn = false;
+                yieldSet = true;
+                yieldUntilNanos = nowNanos + YIELD_NANOS;
                 return;
             }
             wake = pollClaimed();
@@ -175,6 +263,11 @@ final class WaitChannel implements MessageListener {
             }
         }
         return null;
+    }
+
+    /** Number of parked waiters, for tests and diagnostics. */
+    synchronized int parked() {
+        return parked.size();
     }
 
     /** Number of waiters, for tests and diagnostics. */

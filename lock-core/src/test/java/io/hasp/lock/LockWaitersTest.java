@@ -168,7 +168,7 @@ class LockWaitersTest {
         join();
         park(channel, "first");
         park(channel, "second");
-        waiters.handOff(CHANNEL);
+        waiters.handOff(CHANNEL, System.nanoTime());
         assertEquals("first", nextWoken());
         publish("0");
         assertEquals("second", nextWoken());

@@ -66,7 +66,7 @@ class WaitChannelTest {
         channel.join();
         parked("first");
         parked("second");
-        channel.handOff();
+        channel.handOff(System.nanoTime());
         assertEquals(List.of("first"), woken);
         channel.onMessage(channel.channel, "0");
         assertEquals(List.of("first", "second"), woken, "no message is ever swallowed");
@@ -76,7 +76,7 @@ class WaitChannelTest {
     void noHandOffBeforeTheSubscriptionIsConfirmed() {
         channel.join();
         parked("first");
-        channel.handOff();
+        channel.handOff(System.nanoTime());
         assertTrue(woken.isEmpty());
         channel.onMessage(channel.channel, "0");
         assertEquals(List.of("first"), woken);
