@@ -17,8 +17,8 @@ import java.util.concurrent.CompletableFuture;
  * <p>Outcomes that a kind reports drive the service: an acquire's {@code null} records a hold,
  * a release's {@code 0} keeps it, {@code >= 1} ends it, a renewal's {@code '0'} marks it lost.
  * Each script must be safe to send twice (the service re-sends after a lost reply): an acquire
- * brings the owner to {@code targetCount}, never past it; a release answers the first outcome of
- * its {@code requestId} again.
+ * brings the owner to {@code targetCount}, never past it; a release answers the first outcome
+ * recorded in its {@code latch} again.
  */
 public interface LockKind {
 
@@ -50,17 +50,17 @@ public interface LockKind {
             int targetCount);
 
     /**
-     * Gives back one hold of {@code owner} on lock {@code name}, recording the outcome in the latch
-     * {@link #unlockLatch unlockLatch(name, requestId)} for {@code latchMillis} so that the same
-     * request sent again answers the same; when the owner keeps holds, their lease becomes
-     * {@code leaseMillis}.
+     * Gives back one hold of {@code owner} on lock {@code name}, recording the outcome in the key
+     * {@code latch} (the service passes {@link #unlockLatch unlockLatch(name, requestId)}, the same
+     * for every send of one request) for {@code latchMillis} so that the same request sent again
+     * answers the same; when the owner keeps holds, their lease becomes {@code leaseMillis}.
      *
      * @return a future of {@code null} when the owner did not hold it (the service then fails the
      *     unlock with {@link IllegalMonitorStateException}), {@code 0} when the owner still holds it
      *     with one hold fewer, {@code >= 1} when the owner's hold ended (whether or not others
      *     still hold the lock)
      */
-    CompletableFuture<Long> release(RedisCommands redis, String name, LockOwner owner, String requestId,
+    CompletableFuture<Long> release(RedisCommands redis, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis);
 
     /**
@@ -80,7 +80,7 @@ public interface LockKind {
      * @return a future of what {@link #release} answers, except that {@code 2} replaces {@code 1}
      *     when the lock went to {@code successor}
      */
-    default CompletableFuture<Long> releaseTo(RedisCommands redis, String name, LockOwner owner, String requestId,
+    default CompletableFuture<Long> releaseTo(RedisCommands redis, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
         throw new UnsupportedOperationException(this + " locks are not handed over");
     }
@@ -121,7 +121,7 @@ public interface LockKind {
 
     /**
      * The latch key in which {@link #release} records the outcome of request {@code requestId};
-     * the service deletes it once the outcome is confirmed. Default: Redisson's
+     * the service computes it once per request and deletes it once the outcome is confirmed. Default: Redisson's
      * {@code redisson_unlock_latch:{<name>}:<requestId>}.
      */
     default String unlockLatch(String name, String requestId) {

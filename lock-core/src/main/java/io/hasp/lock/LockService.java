@@ -49,6 +49,7 @@ public final class LockService implements AutoCloseable {
     private final HoldRegistry holds = new HoldRegistry();
     private final LeaseRenewer renewer;
     private final LockWaiters waiters;
+    private final LatchSweeper latches;
     private final AtomicLong requests = new AtomicLong();
     private final ThreadLocal<LockOwner> threadOwners = new ThreadLocal<>();
     private volatile boolean closed;
@@ -89,6 +90,7 @@ public final class LockService implements AutoCloseable {
         this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH,
                 (kind, names, owners, lease) -> kind.renew(redis, names, owners, lease));
         this.waiters = new LockWaiters(pubSub, timer, LINGER_MILLIS);
+        this.latches = new LatchSweeper(redis, timer);
     }
 
     /**
@@ -142,6 +144,7 @@ public final class LockService implements AutoCloseable {
     public void close() {
         closed = true;
         renewer.close();
+        latches.close();
         for (Hold hold : holds.all()) {
             holds.end(hold, HoldEnd.CLIENT_CLOSED);
         }
@@ -246,7 +249,7 @@ public final class LockService implements AutoCloseable {
         LockArguments.name("name", name);
         LockArguments.notNull("owner", owner);
         Hold hold = holds.get(kind, name, owner);
-        Unlock unlock = new Unlock(kind, name, owner, hold, clientId + ':' + requests.incrementAndGet(),
+        Unlock unlock = new Unlock(kind, name, owner, hold, kind.unlockLatch(name, clientId + ':' + requests.incrementAndGet()),
                 hold != null ? hold.leaseMillis() : watchdogLeaseMillis, nanoTime() + unlockRetryNanos);
         CompletableFuture<Void> gate = hold != null ? hold.beginClosing() : CompletableFuture.completedFuture(null);
         gate.whenComplete((v, e) -> unlock.send());
@@ -259,7 +262,8 @@ public final class LockService implements AutoCloseable {
         final String name;
         final LockOwner owner;
         final Hold hold;
-        final String requestId;
+        /** The key recording this request's outcome, the same for every send. */
+        final String latch;
         final long leaseMillis;
         final long retryUntilNanos;
         final CompletableFuture<Void> result = new CompletableFuture<>();
@@ -270,13 +274,13 @@ public final class LockService implements AutoCloseable {
         WaitChannel successorChannel;
         Wake successor;
 
-        Unlock(LockKind kind, String name, LockOwner owner, Hold hold, String requestId, long leaseMillis,
+        Unlock(LockKind kind, String name, LockOwner owner, Hold hold, String latch, long leaseMillis,
                 long retryUntilNanos) {
             this.kind = kind;
             this.name = name;
             this.owner = owner;
             this.hold = hold;
-            this.requestId = requestId;
+            this.latch = latch;
             this.leaseMillis = leaseMillis;
             this.retryUntilNanos = retryUntilNanos;
         }
@@ -291,10 +295,10 @@ public final class LockService implements AutoCloseable {
             try {
                 if (successor != null) {
                     Acquisition next = successor.acquisition;
-                    reply = kind.releaseTo(redis, name, owner, requestId, leaseMillis, latchMillis, next.owner(),
+                    reply = kind.releaseTo(redis, name, owner, latch, leaseMillis, latchMillis, next.owner(),
                             next.leaseMillis());
                 } else {
-                    reply = kind.release(redis, name, owner, requestId, leaseMillis, latchMillis);
+                    reply = kind.release(redis, name, owner, latch, leaseMillis, latchMillis);
                 }
             } catch (RuntimeException e) {
                 reply = CompletableFuture.failedFuture(e);
@@ -364,7 +368,7 @@ public final class LockService implements AutoCloseable {
                         + " owner, or whose lease ran out)"));
                 return;
             }
-            forget(kind.unlockLatch(name, requestId));
+            latches.forget(latch);
             boolean handedOver = successor != null && outcome == UnlockScript.HANDED_OVER;
             if (outcome != 0L) {  // 0: the owner still holds it; >= 1: its hold ended
                 if (hold != null) {
@@ -378,14 +382,6 @@ public final class LockService implements AutoCloseable {
             }
             reportToSuccessor(handedOver, null);
             result.complete(null);
-        }
-    }
-
-    private void forget(String latch) {
-        try {
-            redis.del(latch).exceptionally(e -> null);
-        } catch (RuntimeException e) {
-            log.debug("could not delete unlock latch {}: {}", latch, e.toString());
         }
     }
 

@@ -28,9 +28,9 @@ final class ReentrantKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<Long> release(RedisCommands redis, String name, LockOwner owner, String requestId,
+    public CompletableFuture<Long> release(RedisCommands redis, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis) {
-        return UnlockScript.run(redis, name, owner.field(), requestId, leaseMillis, latchMillis);
+        return UnlockScript.run(redis, name, owner.field(), latch, leaseMillis, latchMillis);
     }
 
     @Override
@@ -39,9 +39,9 @@ final class ReentrantKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<Long> releaseTo(RedisCommands redis, String name, LockOwner owner, String requestId,
+    public CompletableFuture<Long> releaseTo(RedisCommands redis, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
-        return UnlockScript.runHandingOver(redis, name, owner.field(), requestId, leaseMillis, latchMillis,
+        return UnlockScript.runHandingOver(redis, name, owner.field(), latch, leaseMillis, latchMillis,
                 successor.field(), successorLeaseMillis);
     }
 

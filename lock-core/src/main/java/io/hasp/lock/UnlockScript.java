@@ -24,13 +24,14 @@ final class UnlockScript {
     }
 
     /**
-     * Releases one hold of {@code owner} on lock {@code name}.
+     * Releases one hold of {@code owner} on lock {@code name}, recording the outcome in {@code latch}
+     * ({@link LockKeys#unlockLatch}).
      *
      * @return a future of {@code null} (not held), {@code 0} (still held) or {@code 1} (freed)
      */
-    static CompletableFuture<Long> run(RedisCommands redis, String name, String owner, String requestId,
+    static CompletableFuture<Long> run(RedisCommands redis, String name, String owner, String latch,
             long leaseMillis, long latchMillis) {
-        List<String> keys = List.of(name, LockKeys.channel(name), LockKeys.unlockLatch(name, requestId));
+        List<String> keys = List.of(name, LockKeys.channel(name), latch);
         return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, keys,
                 LockKeys.UNLOCK_MESSAGE, leaseMillis, owner, latchMillis);
     }
@@ -42,9 +43,9 @@ final class UnlockScript {
      *
      * @return a future of {@code null} (not held), {@code 0} (still held) or {@code 2} (handed over)
      */
-    static CompletableFuture<Long> runHandingOver(RedisCommands redis, String name, String owner, String requestId,
+    static CompletableFuture<Long> runHandingOver(RedisCommands redis, String name, String owner, String latch,
             long leaseMillis, long latchMillis, String successor, long successorLeaseMillis) {
-        List<String> keys = List.of(name, LockKeys.channel(name), LockKeys.unlockLatch(name, requestId));
+        List<String> keys = List.of(name, LockKeys.channel(name), latch);
         return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, keys,
                 LockKeys.UNLOCK_MESSAGE, leaseMillis, owner, latchMillis, successor, successorLeaseMillis);
     }

@@ -27,10 +27,10 @@ final class ReadUnlockScript {
      *
      * @return a future of {@code null} (not held), {@link #STILL_HELD}, {@link #ENDED} or {@link #FREED}
      */
-    static CompletableFuture<Long> run(RedisCommands redis, String name, String ownerField, String requestId,
+    static CompletableFuture<Long> run(RedisCommands redis, String name, String ownerField, String latch,
             long latchMillis, int expectedCount) {
         List<String> keys = List.of(name, RwKeys.channel(name), RwKeys.timeoutPrefix(name, ownerField),
-                RwKeys.tag(name), RwKeys.unlockLatch(name, requestId));
+                RwKeys.tag(name), latch);
         return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, keys,
                 RwKeys.UNLOCK_MESSAGE, ownerField, latchMillis, Integer.toString(expectedCount));
     }

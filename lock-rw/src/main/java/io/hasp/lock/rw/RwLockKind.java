@@ -64,25 +64,25 @@ final class RwLockKind implements LockKind {
 
     /** Runs the mode's unlock script: {@code null} not held, 0 still held, 1 or 2 the owner's holds ended. */
     @Override
-    public CompletableFuture<Long> release(RedisCommands redis, String name, LockOwner owner, String requestId,
+    public CompletableFuture<Long> release(RedisCommands redis, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis) {
-        return unlock(redis, name, owner, requestId, latchMillis, 0);
+        return unlock(redis, name, owner, latch, latchMillis, 0);
     }
 
     /** Gives back the hold that made {@code targetCount}, if the owner has exactly that many. */
     @Override
     public CompletableFuture<Boolean> rollback(RedisCommands redis, String name, LockOwner owner, int targetCount,
             long leaseMillis) {
-        String requestId = "rollback:" + UUID.randomUUID();
-        return unlock(redis, name, owner, requestId, ROLLBACK_LATCH_MILLIS, targetCount)
+        String latch = RwKeys.unlockLatch(name, "rollback:" + UUID.randomUUID());
+        return unlock(redis, name, owner, latch, ROLLBACK_LATCH_MILLIS, targetCount)
                 .thenApply(outcome -> outcome != null);
     }
 
-    private CompletableFuture<Long> unlock(RedisCommands redis, String name, LockOwner owner, String requestId,
+    private CompletableFuture<Long> unlock(RedisCommands redis, String name, LockOwner owner, String latch,
             long latchMillis, int expectedCount) {
         return mode == LockMode.READ
-                ? ReadUnlockScript.run(redis, name, owner.field(), requestId, latchMillis, expectedCount)
-                : WriteUnlockScript.run(redis, name, owner.field(), requestId, latchMillis, expectedCount);
+                ? ReadUnlockScript.run(redis, name, owner.field(), latch, latchMillis, expectedCount)
+                : WriteUnlockScript.run(redis, name, owner.field(), latch, latchMillis, expectedCount);
     }
 
     /** Renews the batch: read holds renew the hash and only their own owner's timeout keys. */

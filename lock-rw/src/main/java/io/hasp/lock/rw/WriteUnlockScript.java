@@ -28,9 +28,9 @@ final class WriteUnlockScript {
      * @return a future of {@code null} (not held), {@link #STILL_HELD}, {@link #ENDED} or
      *     {@link #FREED} (all waiters are told in the last two cases)
      */
-    static CompletableFuture<Long> run(RedisCommands redis, String name, String ownerField, String requestId,
+    static CompletableFuture<Long> run(RedisCommands redis, String name, String ownerField, String latch,
             long latchMillis, int expectedCount) {
-        List<String> keys = List.of(name, RwKeys.channel(name), RwKeys.tag(name), RwKeys.unlockLatch(name, requestId));
+        List<String> keys = List.of(name, RwKeys.channel(name), RwKeys.tag(name), latch);
         return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, keys,
                 RwKeys.READ_UNLOCK_MESSAGE, RwKeys.writeField(ownerField), latchMillis, Integer.toString(expectedCount));
     }
