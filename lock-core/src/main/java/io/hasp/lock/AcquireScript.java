@@ -23,6 +23,6 @@ final class AcquireScript {
     static CompletableFuture<Long> run(RedisCommands redis, String key, String owner, long leaseMillis,
             int targetCount) {
         return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, List.of(key),
-                leaseMillis, owner, (long) targetCount);
+                Boxes.of(leaseMillis), owner, (long) targetCount);
     }
 }

@@ -3,7 +3,9 @@ package io.hasp.lock;
 import io.hasp.client.RedisException;
 import io.netty.util.Timeout;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * One attempt to acquire a lock of one {@link LockKind} for one owner, with its deadline, its place among the lock's
@@ -35,11 +37,12 @@ final class Acquisition {
     private final String name;
     private final String channelName;
     private final LockOwner owner;
+    private final HoldRegistry.Key holdKey;
     private final long leaseMillis;
     private final boolean watchdog;
     private final boolean bounded;
     private final long deadlineNanos;
-    private final CompletableFuture<Boolean> result = new CompletableFuture<>();
+    private final Result result = new Result();
 
     private WaitChannel channel;     // guarded by this
     private boolean joining;         // guarded by this
@@ -59,6 +62,7 @@ final class Acquisition {
         this.name = name;
         this.channelName = kind.channel(name);
         this.owner = owner;
+        this.holdKey = HoldRegistry.key(kind, name, owner);
         this.watchdog = leaseMillis < 0;
         this.leaseMillis = watchdog ? service.watchdogLeaseMillis() : leaseMillis;
         this.bounded = waitNanos >= 0;
@@ -67,7 +71,6 @@ final class Acquisition {
 
     /** Starts the attempt; returns its result future (see the class comment). */
     CompletableFuture<Boolean> start() {
-        result.whenComplete((acquired, error) -> finished());
         if (bounded && remainingNanos() > 0) {
             // A zero wait makes exactly one attempt: its reply decides, not a timer.
             Timeout timer = service.schedule(() -> result.complete(false), remainingNanos(), TimeUnit.NANOSECONDS);
@@ -157,7 +160,7 @@ final class Acquisition {
         if (result.isDone()) {
             return;
         }
-        int target = service.holds().count(kind, name, owner) + 1;
+        int target = service.holds().count(holdKey) + 1;
         long sentNanos = service.nanoTime();
         synchronized (this) {
             inFlight = true;
@@ -187,7 +190,7 @@ final class Acquisition {
         synchronized (this) {
             unknownTarget = 0;
         }
-        service.holds().acquired(kind, name, owner, target, leaseMillis, watchdog, sentNanos);
+        service.holds().acquired(holdKey, owner, target, leaseMillis, watchdog, sentNanos);
         service.renewer().start();  // renews watchdog holds, and sweeps expired ones of the others
         if (!result.complete(true)) {
             // The caller gave up (deadline, cancel, interrupt) as this acquire landed: give it back.
@@ -341,5 +344,68 @@ final class Acquisition {
             return;
         }
         service.rollback(kind, name, owner, target, leaseMillis);
+    }
+
+    /**
+     * The acquisition's result: runs {@link #finished} right after it completes, however it
+     * completes (the acquisition, its deadline, or the caller completing or cancelling it), which
+     * costs less than a dependent stage per acquisition. Its value cannot be overwritten.
+     */
+    private final class Result extends CompletableFuture<Boolean> {
+
+        @Override
+        public boolean complete(Boolean value) {
+            boolean completed = super.complete(value);
+            if (completed) {
+                finished();
+            }
+            return completed;
+        }
+
+        @Override
+        public boolean completeExceptionally(Throwable ex) {
+            boolean completed = super.completeExceptionally(ex);
+            if (completed) {
+                finished();
+            }
+            return completed;
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean wasDone = isDone();
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            if (!wasDone && cancelled) {
+                finished();  // idempotent: a racing completion may run it too
+            }
+            return cancelled;
+        }
+
+        @Override
+        public CompletableFuture<Boolean> completeAsync(Supplier<? extends Boolean> supplier, Executor executor) {
+            executor.execute(() -> {
+                try {
+                    complete(supplier.get());
+                } catch (Throwable t) {
+                    completeExceptionally(t);
+                }
+            });
+            return this;
+        }
+
+        @Override
+        public void obtrudeValue(Boolean value) {
+            throw new UnsupportedOperationException("the result of a lock acquisition cannot be overwritten");
+        }
+
+        @Override
+        public void obtrudeException(Throwable ex) {
+            throw new UnsupportedOperationException("the result of a lock acquisition cannot be overwritten");
+        }
+
+        @Override
+        public <U> CompletableFuture<U> newIncompleteFuture() {
+            return new CompletableFuture<>();
+        }
     }
 }

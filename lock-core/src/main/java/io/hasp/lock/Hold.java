@@ -18,6 +18,8 @@ final class Hold {
     final LockOwner owner;
     /** The owner's hold identity in its kind: {@code kind.holdField(owner)}. */
     final String field;
+    /** This hold's key in the {@link HoldRegistry}. */
+    final HoldRegistry.Key key;
     /** Completes once, when the hold ends; see {@link HoldEnd}. */
     final CompletableFuture<HoldEnd> end = new CompletableFuture<>();
 
@@ -29,11 +31,12 @@ final class Hold {
     private CompletableFuture<Void> renewalInFlight;  // guarded by this
     private boolean ended;                            // guarded by this
 
-    Hold(LockKind kind, String name, LockOwner owner) {
-        this.kind = kind;
-        this.name = name;
+    Hold(HoldRegistry.Key key, LockOwner owner) {
+        this.kind = key.kind();
+        this.name = key.name();
         this.owner = owner;
-        this.field = kind.holdField(owner);
+        this.field = key.field();
+        this.key = key;
     }
 
     /**
@@ -77,10 +80,13 @@ final class Hold {
         return !watchdog && nowNanos - validUntilNanos > graceNanos;
     }
 
-    /** Marks an unlock as started; the returned future completes when it may be sent. */
+    /**
+     * Marks an unlock as started; returns the renewal in flight, which must complete before the
+     * unlock may be sent, or null when it may be sent at once.
+     */
     synchronized CompletableFuture<Void> beginClosing() {
         closing = true;
-        return renewalInFlight == null ? CompletableFuture.completedFuture(null) : renewalInFlight;
+        return renewalInFlight;
     }
 
     /** The unlock left holds behind (or failed): renewal may resume. */

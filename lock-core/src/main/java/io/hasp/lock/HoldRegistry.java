@@ -11,12 +11,17 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class HoldRegistry {
 
-    private record Key(LockKind kind, String name, String field) {
+    /**
+     * Which hold: one owner's on one lock of one kind. Callers that look a hold up more than once
+     * (an acquisition, its hold) make it once and reuse it.
+     */
+    record Key(LockKind kind, String name, String field) {
     }
 
     private final ConcurrentHashMap<Key, Hold> holds = new ConcurrentHashMap<>();
 
-    private static Key key(LockKind kind, String name, LockOwner owner) {
+    /** The key of {@code owner}'s hold on {@code name} in {@code kind}. */
+    static Key key(LockKind kind, String name, LockOwner owner) {
         return new Key(kind, name, kind.holdField(owner));
     }
 
@@ -25,18 +30,29 @@ final class HoldRegistry {
         return holds.get(key(kind, name, owner));
     }
 
-    /** The hold count this client believes {@code owner} has on {@code name} in {@code kind} (0: none). */
-    int count(LockKind kind, String name, LockOwner owner) {
-        Hold hold = holds.get(key(kind, name, owner));
+    /** The hold count this client believes the hold {@code key} has (0: none). */
+    int count(Key key) {
+        Hold hold = holds.get(key);
         return hold == null ? 0 : hold.count();
     }
 
     /** Records a successful acquisition and returns the (possibly new) hold. */
     Hold acquired(LockKind kind, String name, LockOwner owner, int target, long leaseMillis, boolean watchdog,
             long sentNanos) {
-        Key key = key(kind, name, owner);
+        return acquired(key(kind, name, owner), owner, target, leaseMillis, watchdog, sentNanos);
+    }
+
+    /** Records a successful acquisition of the hold {@code key} by {@code owner}; returns the (possibly new) hold. */
+    Hold acquired(Key key, LockOwner owner, int target, long leaseMillis, boolean watchdog, long sentNanos) {
         for (;;) {
-            Hold hold = holds.computeIfAbsent(key, k -> new Hold(kind, name, owner));
+            Hold hold = holds.get(key);
+            if (hold == null) {
+                Hold fresh = new Hold(key, owner);
+                hold = holds.putIfAbsent(key, fresh);
+                if (hold == null) {
+                    hold = fresh;
+                }
+            }
             if (hold.acquired(target, leaseMillis, watchdog, sentNanos)) {
                 return hold;
             }
@@ -48,7 +64,7 @@ final class HoldRegistry {
     /** Ends {@code hold}: forgets it (if it is still the registered one) and completes its end with {@code how}. */
     void end(Hold hold, HoldEnd how) {
         boolean first = hold.markEnded();
-        holds.remove(new Key(hold.kind, hold.name, hold.field), hold);
+        holds.remove(hold.key, hold);
         if (first) {
             hold.end.complete(how);
         }

@@ -33,6 +33,14 @@ public abstract class KindLock implements Lock {
     private static final long NO_WAIT = -1;
     private static final long WATCHDOG = -1;
 
+    /** "a blocking HaspLock call", once per lock class: the blocking methods name themselves in errors. */
+    private static final ClassValue<String> OPERATIONS = new ClassValue<>() {
+        @Override
+        protected String computeValue(Class<?> type) {
+            return "a blocking " + type.getSimpleName() + " call";
+        }
+    };
+
     private final LockService service;
     private final LockKind kind;
     private final String name;
@@ -379,7 +387,7 @@ public abstract class KindLock implements Lock {
     }
 
     private String operation() {
-        return "a blocking " + getClass().getSimpleName() + " call";
+        return OPERATIONS.get(getClass());
     }
 
     private void abandon(CompletableFuture<Boolean> acquiring, LockOwner owner) {

@@ -18,14 +18,44 @@ final class LockKeys {
     private LockKeys() {
     }
 
+    /** Slots of the cache of derived names (a power of two). */
+    private static final int CACHE_SLOTS = 1024;
+
+    /** The names derived from one lock name. */
+    private record Derived(String name, String channel, String latchPrefix) {
+    }
+
+    /**
+     * Derived names of recently used locks, direct-mapped by the name's hash: locking the same names
+     * again builds no strings. Racy on purpose: a slot holds an immutable record or null, and a
+     * lost update only costs building the names again.
+     */
+    private static final Derived[] CACHE = new Derived[CACHE_SLOTS];
+
+    private static Derived derived(String name) {
+        int h = name.hashCode();
+        int slot = (h ^ (h >>> 16)) & (CACHE_SLOTS - 1);
+        Derived d = CACHE[slot];
+        if (d == null || !d.name.equals(name)) {
+            d = new Derived(name, tagged("redisson_lock__channel", name), tagged("redisson_unlock_latch", name) + ':');
+            CACHE[slot] = d;
+        }
+        return d;
+    }
+
     /** The channel on which unlocks of lock {@code name} are announced. */
     static String channel(String name) {
-        return tagged("redisson_lock__channel", name);
+        return derived(name).channel;
     }
 
     /** The latch key that records the outcome of unlock request {@code requestId}. */
     static String unlockLatch(String name, String requestId) {
-        return tagged("redisson_unlock_latch", name) + ':' + requestId;
+        return unlockLatchPrefix(name) + requestId;
+    }
+
+    /** What the latch keys of lock {@code name} start with: {@code redisson_unlock_latch:{<name>}:}. */
+    static String unlockLatchPrefix(String name) {
+        return derived(name).latchPrefix;
     }
 
     private static String tagged(String prefix, String name) {

@@ -51,7 +51,7 @@ public interface LockKind {
 
     /**
      * Gives back one hold of {@code owner} on lock {@code name}, recording the outcome in the key
-     * {@code latch} (the service passes {@link #unlockLatch unlockLatch(name, requestId)}, the same
+     * {@code latch} ({@link #unlockLatchPrefix unlockLatchPrefix(name)} and a request id, the same
      * for every send of one request) for {@code latchMillis} so that the same request sent again
      * answers the same; when the owner keeps holds, their lease becomes {@code leaseMillis}.
      *
@@ -120,11 +120,11 @@ public interface LockKind {
     }
 
     /**
-     * The latch key in which {@link #release} records the outcome of request {@code requestId};
-     * the service computes it once per request and deletes it once the outcome is confirmed. Default: Redisson's
-     * {@code redisson_unlock_latch:{<name>}:<requestId>}.
+     * What the latch keys of lock {@code name} start with: the service appends a request id, and
+     * {@link #release} records that request's outcome in the key. The service deletes it once the
+     * outcome is confirmed. Default: Redisson's {@code redisson_unlock_latch:{<name>}:}.
      */
-    default String unlockLatch(String name, String requestId) {
-        return LockKeys.unlockLatch(name, requestId);
+    default String unlockLatchPrefix(String name) {
+        return LockKeys.unlockLatchPrefix(name);
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -249,15 +250,19 @@ public final class LockService implements AutoCloseable {
         LockArguments.name("name", name);
         LockArguments.notNull("owner", owner);
         Hold hold = holds.get(kind, name, owner);
-        Unlock unlock = new Unlock(kind, name, owner, hold, kind.unlockLatch(name, clientId + ':' + requests.incrementAndGet()),
+        Unlock unlock = new Unlock(kind, name, owner, hold, kind.unlockLatchPrefix(name) + clientId + ':' + requests.incrementAndGet(),
                 hold != null ? hold.leaseMillis() : watchdogLeaseMillis, nanoTime() + unlockRetryNanos);
-        CompletableFuture<Void> gate = hold != null ? hold.beginClosing() : CompletableFuture.completedFuture(null);
-        gate.whenComplete((v, e) -> unlock.send());
+        CompletableFuture<Void> renewal = hold != null ? hold.beginClosing() : null;
+        if (renewal == null) {
+            unlock.send();
+        } else {
+            renewal.whenComplete((v, e) -> unlock.send());
+        }
         return unlock.result;
     }
 
     /** One unlock request, re-sent with the same request id until confirmed or out of budget. */
-    private final class Unlock {
+    private final class Unlock implements BiConsumer<Long, Throwable> {
         final LockKind kind;
         final String name;
         final LockOwner owner;
@@ -303,7 +308,7 @@ public final class LockService implements AutoCloseable {
             } catch (RuntimeException e) {
                 reply = CompletableFuture.failedFuture(e);
             }
-            reply.whenComplete(this::onReply);
+            reply.whenComplete(this);
         }
 
         /**
@@ -338,7 +343,9 @@ public final class LockService implements AutoCloseable {
             successor.acquisition.handOverEnded(handedOver, error, firstSentNanos);
         }
 
-        private void onReply(Long outcome, Throwable error) {
+        /** The reply to one send: {@code outcome} or {@code error}. */
+        @Override
+        public void accept(Long outcome, Throwable error) {
             if (error != null) {
                 Throwable cause = unwrap(error);
                 if (retryable(cause) && nanoTime() - retryUntilNanos < 0) {

@@ -33,7 +33,7 @@ final class UnlockScript {
             long leaseMillis, long latchMillis) {
         List<String> keys = List.of(name, LockKeys.channel(name), latch);
         return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, keys,
-                LockKeys.UNLOCK_MESSAGE, leaseMillis, owner, latchMillis);
+                LockKeys.UNLOCK_MESSAGE, Boxes.of(leaseMillis), owner, Boxes.of(latchMillis));
     }
 
     /**
@@ -47,6 +47,7 @@ final class UnlockScript {
             long leaseMillis, long latchMillis, String successor, long successorLeaseMillis) {
         List<String> keys = List.of(name, LockKeys.channel(name), latch);
         return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, keys,
-                LockKeys.UNLOCK_MESSAGE, leaseMillis, owner, latchMillis, successor, successorLeaseMillis);
+                LockKeys.UNLOCK_MESSAGE, Boxes.of(leaseMillis), owner, Boxes.of(latchMillis), successor,
+                Boxes.of(successorLeaseMillis));
     }
 }

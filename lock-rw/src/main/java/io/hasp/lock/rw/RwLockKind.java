@@ -104,10 +104,10 @@ final class RwLockKind implements LockKind {
         return mode == LockMode.WRITE;
     }
 
-    /** Redisson's latch key, {@code redisson_unlock_latch:{<name>}:<requestId>}. */
+    /** Redisson's latch keys, {@code redisson_unlock_latch:{<name>}:<requestId>}. */
     @Override
-    public String unlockLatch(String name, String requestId) {
-        return RwKeys.unlockLatch(name, requestId);
+    public String unlockLatchPrefix(String name) {
+        return RwKeys.unlockLatch(name, "");
     }
 
     /** The kind's name, for logs. */
