@@ -7,18 +7,12 @@ import io.hasp.lock.LockOwner;
 import io.hasp.bench.Window;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
 import org.redisson.api.RLock;
 
 /**
@@ -28,15 +22,10 @@ import org.redisson.api.RLock;
  * Score: pairs/s (two scripts each, so scripts/s is twice the score).
  *
  * <p>Run: {@code java -jar lock-bench/target/benchmarks.jar 'PipelinedLockBenchmark' -f 1 -wi 2 -i 3 -w 1s -r 2s -prof gc}
- * (or all rows at once with {@code lock-bench/bench.sh}).
+ * (or all rows at once with {@code lock-bench/bench.sh}). Run settings: {@link LockBenchmark}.
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(1)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 3)
 @Threads(1)
-public class PipelinedLockBenchmark {
+public class PipelinedLockBenchmark extends LockBenchmark {
 
     /** Pairs kept in flight per thread. */
     public static final int WINDOW = 64;

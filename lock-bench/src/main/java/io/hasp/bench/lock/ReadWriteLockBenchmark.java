@@ -3,20 +3,14 @@ package io.hasp.bench.lock;
 import io.hasp.bench.BenchEnvironment;
 import io.hasp.bench.Library;
 import io.hasp.lock.rw.HaspReadWriteLocks;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Read/write lock pairs, hasp's {@code HaspReadWriteLock} against Redisson's {@code RReadWriteLock}, 8
@@ -25,15 +19,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * each thread on its own name (uncontended exclusive holds). Score: pairs/s.
  *
  * <p>Run: {@code java -jar lock-bench/target/benchmarks.jar 'ReadWriteLockBenchmark' -f 1 -wi 2 -i 3 -w 1s -r 2s -prof gc}
- * (or all rows at once with {@code lock-bench/bench.sh}).
+ * (or all rows at once with {@code lock-bench/bench.sh}). Run settings: {@link LockBenchmark}.
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(1)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 3)
 @Threads(8)
-public class ReadWriteLockBenchmark {
+public class ReadWriteLockBenchmark extends LockBenchmark {
 
     /** The read lock every thread shares. */
     @State(Scope.Benchmark)
@@ -48,9 +37,7 @@ public class ReadWriteLockBenchmark {
          */
         @Setup(Level.Trial)
         public void setUp(BenchEnvironment env, Library library) {
-            String name = env.key("rw-read");
-            read = library.hasp() ? HaspReadWriteLocks.get(env.hasp(), name).readLock()
-                    : env.redisson().getReadWriteLock(name).readLock();
+            read = readWriteLock(env, library, "rw-read").readLock();
         }
     }
 
@@ -67,9 +54,7 @@ public class ReadWriteLockBenchmark {
          */
         @Setup(Level.Trial)
         public void setUp(BenchEnvironment env, Library library) {
-            String name = env.key("rw-write");
-            write = library.hasp() ? HaspReadWriteLocks.get(env.hasp(), name).writeLock()
-                    : env.redisson().getReadWriteLock(name).writeLock();
+            write = readWriteLock(env, library, "rw-write").writeLock();
         }
     }
 
@@ -115,5 +100,18 @@ public class ReadWriteLockBenchmark {
     public void redissonWrite(OwnWrite own) {
         own.write.lock();
         own.write.unlock();
+    }
+
+    /**
+     * Picks a new lock name and creates the measured library's read/write lock for it (no Redis command).
+     *
+     * @param env the shared server and clients
+     * @param library the library measured
+     * @param role what the name is for
+     * @return hasp's {@code HaspReadWriteLock} or Redisson's {@code RReadWriteLock}
+     */
+    static ReadWriteLock readWriteLock(BenchEnvironment env, Library library, String role) {
+        String name = env.key(role);
+        return library.hasp() ? HaspReadWriteLocks.get(env.hasp(), name) : env.redisson().getReadWriteLock(name);
     }
 }

@@ -4,21 +4,13 @@ import io.hasp.bench.BenchEnvironment;
 import io.hasp.bench.Library;
 import io.hasp.client.RedisCommands;
 import io.hasp.client.Replies;
-import io.hasp.lock.HaspLock;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
-import org.redisson.api.RLock;
 
 /**
  * {@code tryLock(0, lease)} on a lock held elsewhere: 8 threads ask for a lock that another owner holds
@@ -26,15 +18,10 @@ import org.redisson.api.RLock;
  * once. Score: failed attempts/s. This is what a fleet pays to learn "busy, skip it".
  *
  * <p>Run: {@code java -jar lock-bench/target/benchmarks.jar 'TryLockFailBenchmark' -f 1 -wi 2 -i 3 -w 1s -r 2s -prof gc}
- * (or all rows at once with {@code lock-bench/bench.sh}).
+ * (or all rows at once with {@code lock-bench/bench.sh}). Run settings: {@link LockBenchmark}.
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(1)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 3)
 @Threads(8)
-public class TryLockFailBenchmark {
+public class TryLockFailBenchmark extends LockBenchmark {
 
     /** The lease asked for by the failing attempts, in seconds. */
     public static final long LEASE_SECONDS = 30;
@@ -44,29 +31,26 @@ public class TryLockFailBenchmark {
 
     /** The lock, held by an owner no benchmark thread is. */
     @State(Scope.Benchmark)
-    public static class HeldLock {
-        HaspLock hasp;
-        RLock redisson;
+    public static class HeldLock extends LibraryLock {
 
         /**
-         * Writes the foreign hold and creates the lock objects.
+         * Creates the lock objects and writes the foreign hold, through the measured library's side: hasp's
+         * client for hasp, Lettuce for Redisson.
          *
          * @param env the shared server and clients
          * @param library the library measured
          */
         @Setup(Level.Trial)
         public void setUp(BenchEnvironment env, Library library) {
-            String name = env.key("held");
+            String name = open(env, library, "held");
             long expiry = TimeUnit.HOURS.toMillis(1);
             if (library.hasp()) {
                 RedisCommands commands = env.hasp().commands();
                 commands.execute(Replies.VOID, "HSET", name, FOREIGN_OWNER, "1").join();
                 commands.execute(Replies.VOID, "PEXPIRE", name, Long.toString(expiry)).join();
-                hasp = env.hasp().getLock(name);
             } else {
                 env.lettuce().sync().hset(name, FOREIGN_OWNER, "1");
                 env.lettuce().sync().pexpire(name, expiry);
-                redisson = env.redisson().getLock(name);
             }
         }
     }
