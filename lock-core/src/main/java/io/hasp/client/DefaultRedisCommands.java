@@ -1,6 +1,7 @@
 package io.hasp.client;
 
 import io.hasp.client.connection.ArgsCommand;
+import io.hasp.client.connection.StringArgsCommand;
 import io.hasp.client.pool.ConnectionPool;
 import io.hasp.client.script.EvalShaCommand;
 import io.hasp.client.script.Script;
@@ -57,32 +58,32 @@ public final class DefaultRedisCommands implements RedisCommands {
         if (script == null) {
             throw new IllegalArgumentException("script: null (expected: a Script)");
         }
-        return send(Replies.STRING, SCRIPT, "LOAD", script.text());
+        return send2(Replies.STRING, SCRIPT, "LOAD", script.text());
     }
 
     @Override
     public CompletableFuture<Long> publish(String channel, String message) {
-        return send(Replies.LONG, PUBLISH, channel, message);
+        return send2(Replies.LONG, PUBLISH, channel, message);
     }
 
     @Override
     public CompletableFuture<Long> pttl(String key) {
-        return send(Replies.LONG, PTTL, key);
+        return send1(Replies.LONG, PTTL, key);
     }
 
     @Override
     public CompletableFuture<String> hget(String key, String field) {
-        return send(Replies.STRING, HGET, key, field);
+        return send2(Replies.STRING, HGET, key, field);
     }
 
     @Override
     public CompletableFuture<Boolean> hexists(String key, String field) {
-        return send(Replies.BOOLEAN, HEXISTS, key, field);
+        return send2(Replies.BOOLEAN, HEXISTS, key, field);
     }
 
     @Override
     public CompletableFuture<Long> hlen(String key) {
-        return send(Replies.LONG, HLEN, key);
+        return send1(Replies.LONG, HLEN, key);
     }
 
     @Override
@@ -95,20 +96,30 @@ public final class DefaultRedisCommands implements RedisCommands {
 
     @Override
     public CompletableFuture<String> get(String key) {
-        return send(Replies.STRING, GET, key);
+        return send1(Replies.STRING, GET, key);
     }
 
     @Override
     public CompletableFuture<String> set(String key, String value) {
-        return send(Replies.OK, SET, key, value);
+        return send2(Replies.OK, SET, key, value);
     }
 
     @Override
     public CompletableFuture<String> ping() {
-        return send(Replies.OK, PING);
+        return pool.next().dispatch(new StringArgsCommand<>(Replies.OK, PING));
     }
 
     private <T> CompletableFuture<T> send(Reply<T> reply, CommandName name, Object... args) {
         return pool.next().dispatch(new ArgsCommand<T>(reply, name, args));
+    }
+
+    // The fixed-arity commands go without a varargs array.
+
+    private <T> CompletableFuture<T> send1(Reply<T> reply, CommandName name, String first) {
+        return pool.next().dispatch(new StringArgsCommand<T>(reply, name, first));
+    }
+
+    private <T> CompletableFuture<T> send2(Reply<T> reply, CommandName name, String first, String second) {
+        return pool.next().dispatch(new StringArgsCommand<T>(reply, name, first, second));
     }
 }

@@ -1,37 +1,29 @@
 package io.hasp.client.connection;
 
-import io.hasp.client.RedisException;
 import io.hasp.client.RedisServerException;
 import io.hasp.client.RedisTimeoutException;
 import io.hasp.client.Reply;
-import io.hasp.resp.RespType;
 import io.netty.buffer.ByteBuf;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One command on its way to the server and back: it is its own future and the sink its reply
- * is decoded into. A command sits in its connection's in-flight queue from the write until its
- * reply arrives, also when it has already completed (timed out, cancelled): the late reply is
- * then matched to it and dropped, so the queue never shifts.
+ * One command on its way to the server and back: it is its own future, and its {@link Reply}
+ * says how the connection's {@code ReplyDecoder} turns the reply into its value. A command sits
+ * in its connection's in-flight queue from the write until its reply arrives, also when it has
+ * already completed (timed out, cancelled): the late reply is then matched to it and dropped, so
+ * the queue never shifts.
  *
  * <p>Subclasses say how the command is encoded. Its timeout is a deadline checked by the
  * connection's sweep on the shared timer. The future completes on the connection's event
  * loop (replies, connection loss, timeouts); only {@code cancel} and {@code complete} called by
- * the application complete it elsewhere. Decoding state is confined to the event loop.
+ * the application complete it elsewhere. The decoding state lives once per connection, not in
+ * every command (a connection decodes one reply at a time), which keeps commands small.
  *
  * @param <T> the decoded reply's type
  */
-public abstract class Command<T> extends CompletableFuture<T> implements FrameSink {
+public abstract class Command<T> extends CompletableFuture<T> {
 
     private final Reply<T> reply;
-
-    // Decoding state, event loop only; reset at every frame end.
-    private Reply.Collector<T> collector;
-    private int attributeDepth;
-    private T value;
-    private RuntimeException failure;
-    private String serverError;
 
     // Written once by the dispatching thread before the command is published to the event loop.
     private long deadline;
@@ -142,229 +134,18 @@ public abstract class Command<T> extends CompletableFuture<T> implements FrameSi
         completeExceptionally(cause);
     }
 
-    // ---- FrameSink: the reply's events, event loop only ----
-
-    @Override
-    public final void frameEnd(RedisConnection connection) {
-        RuntimeException failed = failure;
-        String error = serverError;
-        Reply.Collector<T> aggregate = collector;
-        T result = value;
-        failure = null;
-        serverError = null;
-        collector = null;
-        value = null;
-        attributeDepth = 0;
-        if (isDone()) {
-            return;
-        }
-        if (failed == null && error != null) {
-            RedisServerException serverFailure = new RedisServerException(error);
-            if (recover(serverFailure, connection)) {
-                return;
-            }
-            failed = serverFailure;
-        }
-        if (failed == null && aggregate != null) {
-            try {
-                result = aggregate.result();
-            } catch (RuntimeException e) {
-                failed = e;
-            }
-        }
-        if (failed != null) {
-            fail(failed instanceof RedisServerException ? failed
-                    : new RedisException(name() + ": cannot decode the reply: " + failed.getMessage(), failed));
-        } else {
-            complete(result);
-        }
+    /** @return how this command's reply is decoded */
+    final Reply<T> reply() {
+        return reply;
     }
 
-    private boolean topLevel() {
-        return collector == null && attributeDepth == 0;
-    }
-
-    private boolean skipping() {
-        return attributeDepth > 0 || failure != null || isDone();
-    }
-
-    @Override
-    public final void simpleString(ByteBuf content) {
-        if (skipping()) {
-            return;
-        }
-        if (topLevel()) {
-            try {
-                value = reply.simpleString(content);
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-        } else {
-            forward(c -> c.simpleString(content));
-        }
-    }
-
-    @Override
-    public final void error(ByteBuf message) {
-        if (skipping()) {
-            return;
-        }
-        if (topLevel()) {
-            serverError = message.toString(StandardCharsets.UTF_8);
-        } else {
-            forward(c -> c.error(message));
-        }
-    }
-
-    @Override
-    public final void integer(long v) {
-        if (skipping()) {
-            return;
-        }
-        if (topLevel()) {
-            try {
-                value = reply.integer(v);
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-        } else {
-            forward(c -> c.integer(v));
-        }
-    }
-
-    @Override
-    public final void bulkString(ByteBuf content) {
-        if (skipping()) {
-            return;
-        }
-        if (topLevel()) {
-            try {
-                value = reply.bulkString(content);
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-        } else {
-            forward(c -> c.bulkString(content));
-        }
-    }
-
-    @Override
-    public final void verbatimString(ByteBuf format, ByteBuf content) {
-        if (skipping()) {
-            return;
-        }
-        if (topLevel()) {
-            try {
-                value = reply.verbatimString(format, content);
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-        } else {
-            forward(c -> c.verbatimString(format, content));
-        }
-    }
-
-    @Override
-    public final void nullValue() {
-        if (skipping()) {
-            return;
-        }
-        if (topLevel()) {
-            try {
-                value = reply.nullValue();
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-        } else {
-            forward(Reply.Collector::nullValue);
-        }
-    }
-
-    @Override
-    public final void booleanValue(boolean v) {
-        if (skipping()) {
-            return;
-        }
-        if (topLevel()) {
-            try {
-                value = reply.booleanValue(v);
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-        } else {
-            forward(c -> c.booleanValue(v));
-        }
-    }
-
-    @Override
-    public final void doubleValue(double v) {
-        if (skipping()) {
-            return;
-        }
-        if (topLevel()) {
-            try {
-                value = reply.doubleValue(v);
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-        } else {
-            forward(c -> c.doubleValue(v));
-        }
-    }
-
-    @Override
-    public final void bigNumber(ByteBuf digits) {
-        if (skipping()) {
-            return;
-        }
-        if (topLevel()) {
-            try {
-                value = reply.bigNumber(digits);
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-        } else {
-            forward(c -> c.bigNumber(digits));
-        }
-    }
-
-    @Override
-    public final void aggregateStart(RespType type, int size) {
-        if (attributeDepth > 0 || (topLevel() && type == RespType.ATTRIBUTE)) {
-            attributeDepth++;  // a top-level attribute annotates the reply; hasp ignores it
-            return;
-        }
-        if (failure != null || isDone()) {
-            return;
-        }
-        if (collector == null) {
-            try {
-                collector = reply.aggregate();
-            } catch (RuntimeException e) {
-                failure = e;
-                return;
-            }
-        }
-        forward(c -> c.aggregateStart(type, size));
-    }
-
-    @Override
-    public final void aggregateEnd(RespType type) {
-        if (attributeDepth > 0) {
-            attributeDepth--;
-            return;
-        }
-        if (failure != null || isDone()) {
-            return;
-        }
-        forward(c -> c.aggregateEnd(type));
-    }
-
-    private void forward(java.util.function.Consumer<Reply.Collector<T>> event) {
-        try {
-            event.accept(collector);
-        } catch (RuntimeException e) {
-            failure = e;
-        }
+    /**
+     * Event loop: completes the command with its decoded reply.
+     *
+     * @param decoded the value {@link #reply()} (or its collector) produced for this command
+     */
+    @SuppressWarnings("unchecked")
+    final void completeReply(Object decoded) {
+        complete((T) decoded);
     }
 }

@@ -35,6 +35,7 @@ final class CommandHandler extends ByteToMessageDecoder {
     private final ArrayDeque<Command<?>> inFlight = new ArrayDeque<>();
     private final List<Command<?>> batch = new ArrayList<>(MAX_BATCH);
     private final RespReader reader = new RespReader();
+    private final ReplyDecoder replies = new ReplyDecoder();
     private FrameSink current;
     private ChannelHandlerContext ctx;
     private long lastReadNanos = System.nanoTime();
@@ -79,7 +80,8 @@ final class CommandHandler extends ByteToMessageDecoder {
                 return;
             }
             ByteBuf out = ctx.alloc().ioBuffer(size);
-            for (Command<?> c : batch) {
+            for (int i = 0, n = batch.size(); i < n; i++) {   // indexed: no iterator per batch
+                Command<?> c = batch.get(i);
                 c.encode(out);
                 if (c.expectsReply()) {
                     inFlight.add(c);
@@ -141,7 +143,7 @@ final class CommandHandler extends ByteToMessageDecoder {
                 }
                 FrameSink done = current;
                 current = null;
-                if (done instanceof Command && done == inFlight.peek()) {
+                if (done == replies && replies.command() == inFlight.peek()) {
                     inFlight.poll();
                 }
                 done.frameEnd(connection);
@@ -163,7 +165,7 @@ final class CommandHandler extends ByteToMessageDecoder {
         }
         Command<?> head = inFlight.peek();
         if (head != null) {
-            return head;
+            return replies.start(head);
         }
         if (push != null) {
             return push;   // e.g. an error answering SUBSCRIBE on a pub/sub connection
