@@ -3,7 +3,6 @@ package io.hasp.lock;
 import io.hasp.client.RedisCommands;
 import io.hasp.client.Replies;
 import io.hasp.client.script.Script;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /** Typed call of {@code acquire.lua}: take or re-enter a lock, idempotently per target count. */
@@ -22,7 +21,7 @@ final class AcquireScript {
      */
     static CompletableFuture<Long> run(RedisCommands redis, String key, String owner, long leaseMillis,
             int targetCount) {
-        return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, List.of(key),
+        return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, LockKeys.hashOnly(key),
                 Boxes.of(leaseMillis), owner, (long) targetCount);
     }
 }

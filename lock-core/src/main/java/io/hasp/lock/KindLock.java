@@ -22,6 +22,13 @@ import java.util.concurrent.locks.Lock;
  * thread. Leases: with a lease time the hold expires after it; without one (or -1) the client's
  * watchdog renews it every third of {@code HaspConfig.watchdogLease} until it is released.
  *
+ * <p>Waiting and fairness: a waiter wakes on its lock's unlock message or, at the latest, when the
+ * holder's lease runs out. An unlock that ends its owner's last hold while another owner of the same
+ * client waits for the lock (kinds that {@linkplain LockKind#handsOver() hand over}) gives the lock
+ * straight to the longest-waiting one in the unlock script; after at most 16 such hand-overs in a
+ * row the lock is freed for every client's waiters. There is no global queue: like Redisson's
+ * lock, it is not fair across clients, but no client's waiters are starved by another's.
+ *
  * <p>Errors: bad arguments throw {@link IllegalArgumentException} and send nothing; an unlock by a
  * non-holder throws {@link IllegalMonitorStateException}; Redis failures surface as
  * {@link RedisException} subtypes; a blocking call on one of the client's own threads throws

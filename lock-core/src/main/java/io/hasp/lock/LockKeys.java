@@ -1,5 +1,7 @@
 package io.hasp.lock;
 
+import java.util.List;
+
 /**
  * Names of the Redis keys and channels that belong to one lock, in the layout Redisson 4.x uses,
  * so that hasp and Redisson clients on one server find each other's locks.
@@ -22,7 +24,7 @@ final class LockKeys {
     private static final int CACHE_SLOTS = 1024;
 
     /** The names derived from one lock name. */
-    private record Derived(String name, String channel, String latchPrefix) {
+    private record Derived(String name, List<String> keys, String channel, String latchPrefix) {
     }
 
     /**
@@ -37,10 +39,16 @@ final class LockKeys {
         int slot = (h ^ (h >>> 16)) & (CACHE_SLOTS - 1);
         Derived d = CACHE[slot];
         if (d == null || !d.name.equals(name)) {
-            d = new Derived(name, tagged("redisson_lock__channel", name), tagged("redisson_unlock_latch", name) + ':');
+            d = new Derived(name, List.of(name), tagged("redisson_lock__channel", name),
+                    tagged("redisson_unlock_latch", name) + ':');
             CACHE[slot] = d;
         }
         return d;
+    }
+
+    /** {@code List.of(name)}: the keys of a script that touches only the lock's hash. */
+    static List<String> hashOnly(String name) {
+        return derived(name).keys;
     }
 
     /** The channel on which unlocks of lock {@code name} are announced. */

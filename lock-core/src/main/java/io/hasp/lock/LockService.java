@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
@@ -51,6 +52,8 @@ public final class LockService implements AutoCloseable {
     private final LeaseRenewer renewer;
     private final LockWaiters waiters;
     private final LatchSweeper latches;
+    /** Starts every unlock request id of this service: short, random, so ids of all clients differ. */
+    private final String requestPrefix = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36) + ':';
     private final AtomicLong requests = new AtomicLong();
     private final ThreadLocal<LockOwner> threadOwners = new ThreadLocal<>();
     private volatile boolean closed;
@@ -250,7 +253,7 @@ public final class LockService implements AutoCloseable {
         LockArguments.name("name", name);
         LockArguments.notNull("owner", owner);
         Hold hold = holds.get(kind, name, owner);
-        Unlock unlock = new Unlock(kind, name, owner, hold, kind.unlockLatchPrefix(name) + clientId + ':' + requests.incrementAndGet(),
+        Unlock unlock = new Unlock(kind, name, owner, hold, kind.unlockLatchPrefix(name) + requestPrefix + requests.incrementAndGet(),
                 hold != null ? hold.leaseMillis() : watchdogLeaseMillis, nanoTime() + unlockRetryNanos);
         CompletableFuture<Void> renewal = hold != null ? hold.beginClosing() : null;
         if (renewal == null) {
