@@ -3,9 +3,7 @@ package io.hasp.lock;
 import io.hasp.client.RedisException;
 import io.netty.util.Timeout;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * One attempt to acquire a lock of one {@link LockKind} for one owner, with its deadline, its place among the lock's
@@ -349,63 +347,13 @@ final class Acquisition {
     /**
      * The acquisition's result: runs {@link #finished} right after it completes, however it
      * completes (the acquisition, its deadline, or the caller completing or cancelling it), which
-     * costs less than a dependent stage per acquisition. Its value cannot be overwritten.
+     * costs less than a dependent stage per acquisition.
      */
-    private final class Result extends CompletableFuture<Boolean> {
+    private final class Result extends ParkingFuture<Boolean> {
 
         @Override
-        public boolean complete(Boolean value) {
-            boolean completed = super.complete(value);
-            if (completed) {
-                finished();
-            }
-            return completed;
-        }
-
-        @Override
-        public boolean completeExceptionally(Throwable ex) {
-            boolean completed = super.completeExceptionally(ex);
-            if (completed) {
-                finished();
-            }
-            return completed;
-        }
-
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            boolean wasDone = isDone();
-            boolean cancelled = super.cancel(mayInterruptIfRunning);
-            if (!wasDone && cancelled) {
-                finished();  // idempotent: a racing completion may run it too
-            }
-            return cancelled;
-        }
-
-        @Override
-        public CompletableFuture<Boolean> completeAsync(Supplier<? extends Boolean> supplier, Executor executor) {
-            executor.execute(() -> {
-                try {
-                    complete(supplier.get());
-                } catch (Throwable t) {
-                    completeExceptionally(t);
-                }
-            });
-            return this;
-        }
-
-        @Override
-        public void obtrudeValue(Boolean value) {
-            throw new UnsupportedOperationException("the result of a lock acquisition cannot be overwritten");
-        }
-
-        @Override
-        public void obtrudeException(Throwable ex) {
-            throw new UnsupportedOperationException("the result of a lock acquisition cannot be overwritten");
-        }
-
-        @Override
-        public <U> CompletableFuture<U> newIncompleteFuture() {
-            return new CompletableFuture<>();
+        void onDone() {
+            finished();
         }
     }
 }

@@ -374,7 +374,8 @@ public abstract class KindLock implements Lock {
     private boolean await(CompletableFuture<Boolean> acquiring, LockOwner owner, boolean interruptible)
             throws InterruptedException {
         try {
-            return acquiring.get();
+            // The service's own futures are waited for by parking, without a waiter node per wait.
+            return acquiring instanceof ParkingFuture<Boolean> parking ? parking.await(interruptible) : acquiring.get();
         } catch (InterruptedException e) {
             if (interruptible) {
                 abandon(acquiring, owner);

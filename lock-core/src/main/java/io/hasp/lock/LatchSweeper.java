@@ -2,10 +2,8 @@ package io.hasp.lock;
 
 import io.hasp.client.RedisCommands;
 import io.netty.util.Timer;
-import java.util.Arrays;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,9 +26,10 @@ final class LatchSweeper {
 
     private final RedisCommands redis;
     private final Timer timer;
-    private final ConcurrentLinkedQueue<String> pending = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean scheduled = new AtomicBoolean();
-    private volatile boolean closed;
+    private ArrayList<String> pending = new ArrayList<>();  // guarded by this
+    private ArrayList<String> spare = new ArrayList<>();    // guarded by this; the list swept last time
+    private boolean scheduled;                              // guarded by this
+    private boolean closed;                                 // guarded by this
 
     LatchSweeper(RedisCommands redis, Timer timer) {
         this.redis = redis;
@@ -39,36 +38,40 @@ final class LatchSweeper {
 
     /** Deletes {@code latch} with the next batch, within about one timer tick. */
     void forget(String latch) {
-        if (closed) {
-            return;  // it expires on its own
+        synchronized (this) {
+            if (closed) {
+                return;  // it expires on its own
+            }
+            pending.add(latch);
+            if (scheduled) {
+                return;
+            }
+            scheduled = true;
         }
-        pending.add(latch);
-        if (scheduled.compareAndSet(false, true)) {
-            try {
-                timer.newTimeout(t -> sweep(), 1, TimeUnit.MILLISECONDS);
-            } catch (RuntimeException timerStopped) {
-                scheduled.set(false);
-                pending.clear();
+        try {
+            timer.newTimeout(t -> sweep(), 1, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException timerStopped) {
+            synchronized (this) {
+                scheduled = false;
+                pending.clear();  // they expire on their own
             }
         }
     }
 
     private void sweep() {
-        scheduled.set(false);
-        while (!pending.isEmpty()) {
-            String[] batch = new String[Math.min(BATCH, pending.size())];
-            int n = 0;
-            for (String latch; n < batch.length && (latch = pending.poll()) != null; ) {
-                batch[n++] = latch;
-            }
-            if (n == 0) {
-                return;
-            }
-            if (n < batch.length) {
-                batch = Arrays.copyOf(batch, n);
-            }
-            send(batch);
+        ArrayList<String> batch;
+        synchronized (this) {
+            scheduled = false;
+            batch = pending;
+            pending = spare;
+            spare = batch;
         }
+        // Only this timer task (or close) reads the swept list; forget() has moved on to the other one.
+        for (int from = 0; from < batch.size(); from += BATCH) {
+            int to = Math.min(batch.size(), from + BATCH);
+            send(batch.subList(from, to).toArray(new String[0]));
+        }
+        batch.clear();
     }
 
     private void send(String[] latches) {
@@ -85,12 +88,9 @@ final class LatchSweeper {
 
     /** Sends the pending latches' deletion now and stops batching; later latches expire on their own. */
     void close() {
-        closed = true;
+        synchronized (this) {
+            closed = true;
+        }
         sweep();
-    }
-
-    /** Latches waiting for the next batch, for tests and diagnostics. */
-    int pending() {
-        return pending.size();
     }
 }

@@ -28,6 +28,15 @@ final class LockFutures {
         if (!future.isDone()) {
             Await.checkBlockingAllowed(operation);
         }
+        if (future instanceof ParkingFuture<T> parking) {
+            try {
+                return parking.await(false);
+            } catch (InterruptedException e) {
+                throw new AssertionError("an uninterruptible wait was interrupted", e);
+            } catch (ExecutionException e) {
+                throw rethrowable(e.getCause());
+            }
+        }
         boolean interrupted = false;
         try {
             for (;;) {

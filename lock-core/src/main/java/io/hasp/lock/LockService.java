@@ -261,11 +261,14 @@ public final class LockService implements AutoCloseable {
         } else {
             renewal.whenComplete((v, e) -> unlock.send());
         }
-        return unlock.result;
+        return unlock;
     }
 
-    /** One unlock request, re-sent with the same request id until confirmed or out of budget. */
-    private final class Unlock implements BiConsumer<Long, Throwable> {
+    /**
+     * One unlock request, re-sent with the same request id until confirmed or out of budget; it is
+     * itself the future the caller gets.
+     */
+    private final class Unlock extends ParkingFuture<Void> implements BiConsumer<Long, Throwable> {
         final LockKind kind;
         final String name;
         final LockOwner owner;
@@ -274,7 +277,6 @@ public final class LockService implements AutoCloseable {
         final String latch;
         final long leaseMillis;
         final long retryUntilNanos;
-        final CompletableFuture<Void> result = new CompletableFuture<>();
         long backoffMillis = 5;
         boolean sent;
         long firstSentNanos;
@@ -365,7 +367,7 @@ public final class LockService implements AutoCloseable {
                     hold.endClosing(0);
                 }
                 reportToSuccessor(false, cause);
-                result.completeExceptionally(cause);
+                completeExceptionally(cause);
                 return;
             }
             if (outcome == null) {
@@ -373,7 +375,7 @@ public final class LockService implements AutoCloseable {
                     holds.end(hold, HoldEnd.LOST);
                 }
                 reportToSuccessor(false, null);
-                result.completeExceptionally(new IllegalMonitorStateException(kind + " lock " + name
+                completeExceptionally(new IllegalMonitorStateException(kind + " lock " + name
                         + " is not held by " + owner + " (attempt to unlock a lock held by another"
                         + " owner, or whose lease ran out)"));
                 return;
@@ -391,7 +393,7 @@ public final class LockService implements AutoCloseable {
                 hold.endClosing(Math.max(1, hold.count() - 1));
             }
             reportToSuccessor(handedOver, null);
-            result.complete(null);
+            complete(null);
         }
     }
 
