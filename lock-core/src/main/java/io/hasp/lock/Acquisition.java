@@ -13,7 +13,12 @@ import java.util.concurrent.TimeUnit;
  * <p>The algorithm: send the acquire script; on "held by another (ttl)" join the lock's wait
  * channel and, once subscribed, try again (so no unlock between the failed try and the
  * subscription goes unnoticed); then park until an unlock message, a local hand-off or
- * min(ttl, time left) passes, and try again. Connection errors and timeouts are retried with
+ * min(ttl, time left) passes, and try again. When this client already has a confirmed
+ * subscription for the lock, the acquisition joins it before its first try and parks right after
+ * a failed one. A parked acquisition may also be handed the lock by an unlock of this client
+ * ({@link #handOverEnded}), which then needs no acquire script at all; right after this client
+ * freed the lock for everyone, a new acquisition first parks for a short window so that other
+ * clients' waiters get their turn ({@link WaitChannel}). Connection errors and timeouts are retried with
  * backoff within the deadline, re-sending the same target hold count so that a retried acquire
  * whose first reply was lost does not count the hold twice. A failure that the kind reports as
  * its answer (an exception that is not a Redis one) ends the attempt at once.
