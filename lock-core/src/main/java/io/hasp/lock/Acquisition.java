@@ -101,6 +101,12 @@ final class Acquisition {
                 park(channel(), Math.max(1, TimeUnit.NANOSECONDS.toMillis(yieldNanos)));
                 return result;
             }
+            long holderLease = channel().localHoldLease(kind, name, owner);
+            if (holderLease > 0) {
+                // Another owner of this client holds it: its unlock hands over or wakes a waiter here.
+                park(channel(), holderLease);
+                return result;
+            }
         }
         attempt();
         return result;

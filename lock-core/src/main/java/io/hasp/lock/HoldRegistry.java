@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The holds this client knows it has, by lock kind, lock name and owner. Shared by every lock of
@@ -19,6 +20,17 @@ final class HoldRegistry {
     }
 
     private final ConcurrentHashMap<Key, Hold> holds = new ConcurrentHashMap<>();
+    private final Consumer<Hold> onLost;
+
+    /** A registry that tells no one when a hold is lost. */
+    HoldRegistry() {
+        this(hold -> { });
+    }
+
+    /** A registry that calls {@code onLost} with each hold that ends {@link HoldEnd#LOST} or {@link HoldEnd#EXPIRED}. */
+    HoldRegistry(Consumer<Hold> onLost) {
+        this.onLost = onLost;
+    }
 
     /** The key of {@code owner}'s hold on {@code name} in {@code kind}. */
     static Key key(LockKind kind, String name, LockOwner owner) {
@@ -67,6 +79,9 @@ final class HoldRegistry {
         holds.remove(hold.key, hold);
         if (first) {
             hold.end.complete(how);
+            if (how == HoldEnd.LOST || how == HoldEnd.EXPIRED) {
+                onLost.accept(hold);
+            }
         }
     }
 

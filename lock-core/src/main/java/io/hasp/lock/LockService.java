@@ -48,7 +48,7 @@ public final class LockService implements AutoCloseable {
     private final long minLeaseMillis;
     private final long unlockRetryNanos;
     private final long latchMillis;
-    private final HoldRegistry holds = new HoldRegistry();
+    private final HoldRegistry holds = new HoldRegistry(this::holdLost);
     private final LeaseRenewer renewer;
     private final LockWaiters waiters;
     private final LatchSweeper latches;
@@ -151,6 +151,17 @@ public final class LockService implements AutoCloseable {
         latches.close();
         for (Hold hold : holds.all()) {
             holds.end(hold, HoldEnd.CLIENT_CLOSED);
+        }
+    }
+
+    /** A hold ended without an unlock: waiters here that parked behind it look again. */
+    private void holdLost(Hold hold) {
+        if (!hold.kind.handsOver() || waiters == null) {
+            return;
+        }
+        WaitChannel channel = waiters.channel(hold.kind.channel(hold.name));
+        if (channel != null) {
+            channel.holdLost(hold.owner);
         }
     }
 
@@ -335,13 +346,27 @@ public final class LockService implements AutoCloseable {
             }
         }
 
+        /**
+         * Tells the lock's waiters here that this owner no longer holds it (or may not: an unlock
+         * that failed), so that new acquisitions stop parking behind it.
+         */
+        private void noLongerHeldHere() {
+            if (!kind.handsOver()) {
+                return;
+            }
+            WaitChannel channel = successorChannel != null ? successorChannel : waiters.channel(kind.channel(name));
+            if (channel != null) {
+                channel.released(owner);
+            }
+        }
+
         /** Tells the claimed successor, if any, how the hand-over ended. */
         private void reportToSuccessor(boolean handedOver, Throwable error) {
             if (successor == null) {
                 return;
             }
             if (handedOver) {
-                successorChannel.handedOver();
+                successorChannel.handedOver(successor.acquisition);
             } else {
                 successorChannel.handOverFailed();
             }
@@ -366,6 +391,7 @@ public final class LockService implements AutoCloseable {
                 if (hold != null) {
                     hold.endClosing(0);
                 }
+                noLongerHeldHere();
                 reportToSuccessor(false, cause);
                 completeExceptionally(cause);
                 return;
@@ -374,6 +400,7 @@ public final class LockService implements AutoCloseable {
                 if (hold != null) {
                     holds.end(hold, HoldEnd.LOST);
                 }
+                noLongerHeldHere();
                 reportToSuccessor(false, null);
                 completeExceptionally(new IllegalMonitorStateException(kind + " lock " + name
                         + " is not held by " + owner + " (attempt to unlock a lock held by another"
@@ -386,6 +413,7 @@ public final class LockService implements AutoCloseable {
                 if (hold != null) {
                     holds.end(hold, HoldEnd.RELEASED);
                 }
+                noLongerHeldHere();
                 if (!handedOver && !kind.releaseWakesAll()) {
                     waiters.handOff(kind.channel(name), nanoTime());
                 }

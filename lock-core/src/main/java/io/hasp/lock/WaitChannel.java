@@ -52,6 +52,7 @@ final class WaitChannel implements MessageListener {
     private boolean everyonesTurn;      // guarded by this; the coming release frees it for everyone
     private long yieldUntilNanos;       // guarded by this
     private boolean yieldSet;           // guarded by this
+    private Acquisition heldBy;         // guarded by this; the local owner the lock was last handed to
 
     /** The waiters of pub/sub channel {@code channel}, for example {@code LockKind.channel(name)}. */
     WaitChannel(String channel) {
@@ -163,9 +164,51 @@ final class WaitChannel implements MessageListener {
         return null;
     }
 
-    /** A claimed hand-over took place: the lock went to the claimed waiter. */
-    synchronized void handedOver() {
+    /** A claimed hand-over took place: the lock went to {@code to}, an owner of this client. */
+    synchronized void handedOver(Acquisition to) {
         handOvers++;
+        heldBy = to;
+    }
+
+    /**
+     * The lease, in milliseconds, of the owner of this client that holds lock {@code name} of
+     * {@code kind} by a hand-over, when that is not {@code asking}; 0 otherwise. A new acquisition
+     * behind it parks at once instead of sending an attempt bound to fail: the holder's unlock
+     * hands the lock over or frees it (waking a local waiter), and the wait is bounded by the lease.
+     */
+    synchronized long localHoldLease(LockKind kind, String name, LockOwner asking) {
+        Acquisition holder = heldBy;
+        if (holder == null || !holder.kind().equals(kind) || !holder.name().equals(name)
+                || holder.owner().equals(asking)) {
+            return 0;
+        }
+        return holder.leaseMillis();
+    }
+
+    /** An unlock by {@code owner} ended (or may have ended) its hold: it no longer holds the lock. */
+    synchronized void released(LockOwner owner) {
+        if (heldBy != null && heldBy.owner().equals(owner)) {
+            heldBy = null;
+        }
+    }
+
+    /**
+     * {@code owner}'s hold ended without an unlock (lost, expired): when it held the lock by a
+     * hand-over, wake one parked waiter to look again rather than wait out its lease.
+     */
+    void holdLost(LockOwner owner) {
+        Wake wake;
+        synchronized (this) {
+            if (heldBy == null || !heldBy.owner().equals(owner)) {
+                return;
+            }
+            heldBy = null;
+            wake = pollClaimed();
+            if (wake == null) {
+                return;
+            }
+        }
+        wake.run();
     }
 
     /** A claimed hand-over did not take place; the next release tries again from the start. */
@@ -220,6 +263,9 @@ final class WaitChannel implements MessageListener {
     /** Handles an unlock message; runs on an event-loop thread. */
     @Override
     public void onMessage(String channel, String message) {
+        synchronized (this) {
+            heldBy = null;  // the lock was freed: whoever holds it now, nobody local is known to
+        }
         if (LockKeys.UNLOCK_MESSAGE.equals(message)) {
             Wake wake;
             synchronized (this) {
@@ -244,6 +290,7 @@ final class WaitChannel implements MessageListener {
     private void wakeAll() {
         List<Wake> wakes = new ArrayList<>();
         synchronized (this) {
+            heldBy = null;
             for (Wake wake; (wake = pollClaimed()) != null; ) {
                 wakes.add(wake);
             }

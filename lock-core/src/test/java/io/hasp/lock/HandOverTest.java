@@ -78,8 +78,12 @@ class HandOverTest {
     }
 
     private static LockService service(String clientId, HaspClient client) {
+        return service(clientId, client, WATCHDOG);
+    }
+
+    private static LockService service(String clientId, HaspClient client, Duration watchdog) {
         HaspConfig config = client.config();
-        return new LockService(clientId, client.commands(), client.pubSub(), client.timer(), WATCHDOG,
+        return new LockService(clientId, client.commands(), client.pubSub(), client.timer(), watchdog,
                 config.timerTick(), config.commandTimeout());
     }
 
@@ -130,6 +134,54 @@ class HandOverTest {
         assertFalse(view.exists(NAME));
         assertEquals("0", messages.poll(SLACK.toSeconds(), TimeUnit.SECONDS), "no waiter left: freed for everyone");
         assertEquals(0, service.heldLocks());
+    }
+
+    @Test
+    void anAcquisitionBehindAHolderOfThisClientParksWithoutAnAttempt() throws Exception {
+        LockOwner c = lock.owner(3);
+        get(lock.lockAsync(a));
+        CompletableFuture<Boolean> second = lock.tryLockAsync(60, -1, TimeUnit.SECONDS, b);
+        awaitParked(service, 1);
+        get(lock.unlockAsync(a));
+        assertTrue(get(second));  // handed over: b holds it, and this client knows
+
+        CompletableFuture<Boolean> third = lock.tryLockAsync(60, -1, TimeUnit.SECONDS, c);
+        awaitParked(service, 1);
+        assertEquals(List.of(), acquiresBy(c), "no attempt while b holds it");
+        get(lock.unlockAsync(b));
+        assertTrue(get(third));
+        assertEquals(1L, view.count(NAME, "me:3"));
+        assertEquals(List.of(), acquiresBy(c), "handed over in turn");
+    }
+
+    @Test
+    void aWaiterBehindAHolderWhoseHoldIsLostLooksAgain() throws Exception {
+        try (LockService watched = service("us", client, Duration.ofSeconds(12))) {
+            HaspLock shortLease = watched.lock(NAME);
+            LockOwner x = shortLease.owner(1);
+            LockOwner y = shortLease.owner(2);
+            LockOwner z = shortLease.owner(3);
+            get(shortLease.lockAsync(x));
+            CompletableFuture<Boolean> second = shortLease.tryLockAsync(60, -1, TimeUnit.SECONDS, y);
+            awaitParked(watched, 1);
+            get(shortLease.unlockAsync(x));
+            assertTrue(get(second));
+            // z parks behind y for at most y's lease (12 s), longer than z is willing to wait (11 s).
+            CompletableFuture<Boolean> third = shortLease.tryLockAsync(11, -1, TimeUnit.SECONDS, z);
+            awaitParked(watched, 1);
+            CompletableFuture<HoldEnd> yEnd = shortLease.holdEnd(y);
+            // y's lock disappears behind the client's back: no unlock, no message. The watchdog's
+            // next renewal (every 4 s) finds it gone and wakes z in time.
+            view.delete(NAME);
+            assertEquals(HoldEnd.LOST, get(yEnd));
+            assertTrue(get(third));
+            assertEquals(1L, view.count(NAME, "us:3"));
+        }
+    }
+
+    private List<ScriptCall> acquiresBy(LockOwner owner) {
+        return view.scriptCalls(AcquireScript.SCRIPT, NAME).stream()
+                .filter(call -> call.argv().contains(owner.field())).toList();
     }
 
     @Test
