@@ -2,7 +2,9 @@ package io.hasp.lock;
 
 import io.hasp.client.RedisException;
 import io.netty.util.Timeout;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -46,6 +48,8 @@ final class Acquisition {
     private final boolean bounded;
     private final long deadlineNanos;
     private final Result result = new Result();
+    /** The lock-shaped view of {@link #result}, when started by {@link #startLocking}; else null. */
+    private volatile Locked locked;
 
     private WaitChannel channel;     // guarded by this
     private boolean joining;         // guarded by this
@@ -70,6 +74,18 @@ final class Acquisition {
         this.leaseMillis = watchdog ? service.watchdogLeaseMillis() : leaseMillis;
         this.bounded = waitNanos >= 0;
         this.deadlineNanos = bounded ? service.nanoTime() + waitNanos : 0;
+    }
+
+    /**
+     * Starts the attempt (with no deadline) and returns a future that completes with null once the
+     * lock is held, or fails as the result would; cancelling it cancels the attempt. It follows
+     * the result without a dependent stage.
+     */
+    CompletableFuture<Void> startLocking() {
+        Locked view = new Locked(result);
+        locked = view;
+        start();
+        return view;
     }
 
     /** Starts the attempt; returns its result future (see the class comment). */
@@ -174,8 +190,8 @@ final class Acquisition {
         synchronized (this) {
             inFlight = true;
         }
-        service.acquire(kind, name, owner, leaseMillis, target)
-                .whenComplete((ttl, error) -> onReply(target, sentNanos, ttl, error));
+        LockFutures.whenDone(service.acquire(kind, name, owner, leaseMillis, target),
+                (ttl, error) -> onReply(target, sentNanos, ttl, error));
     }
 
     private void onReply(int target, long sentNanos, Long ttl, Throwable error) {
@@ -365,6 +381,52 @@ final class Acquisition {
         @Override
         void onDone() {
             finished();
+            Locked view = locked;
+            if (view != null) {
+                view.follow(this);
+            }
+        }
+    }
+
+    /** The future of {@code lockAsync}: null once the lock is held. */
+    private static final class Locked extends CompletableFuture<Void> {
+
+        private final Result acquisition;
+
+        Locked(Result acquisition) {
+            this.acquisition = acquisition;
+        }
+
+        /** Completes as {@code done}, the completed acquisition result, did. */
+        void follow(Result done) {
+            if (done.isCancelled()) {
+                super.cancel(false);
+                return;
+            }
+            try {
+                if (Boolean.TRUE.equals(done.getNow(null))) {
+                    complete(null);
+                } else {
+                    completeExceptionally(new IllegalStateException("the lock was not acquired"));
+                }
+            } catch (CompletionException e) {
+                completeExceptionally(e.getCause());
+            } catch (CancellationException e) {
+                super.cancel(false);
+            }
+        }
+
+        /** Cancels the acquisition too: a lock granted concurrently is given back. */
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean cancelled = super.cancel(mayInterruptIfRunning);
+            acquisition.cancel(false);
+            return cancelled;
+        }
+
+        @Override
+        public <U> CompletableFuture<U> newIncompleteFuture() {
+            return new CompletableFuture<>();
         }
     }
 }

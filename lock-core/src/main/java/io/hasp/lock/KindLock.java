@@ -224,14 +224,7 @@ public abstract class KindLock implements Lock {
     public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, LockOwner owner) {
         long lease = LockArguments.leaseMillis(leaseTime, unit, service.minLeaseMillis());
         LockArguments.notNull("owner", owner);
-        CompletableFuture<Boolean> acquiring = service.tryAcquire(kind, name, owner, lease, NO_WAIT);
-        CompletableFuture<Void> result = acquiring.thenApply(acquired -> null);
-        result.whenComplete((v, e) -> {
-            if (result.isCancelled()) {
-                acquiring.cancel(false);
-            }
-        });
-        return result;
+        return service.acquireUntilHeld(kind, name, owner, lease);
     }
 
     /** Like {@link #lockAsync(long, TimeUnit, LockOwner)} with a duration. */

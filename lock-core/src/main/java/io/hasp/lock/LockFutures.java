@@ -2,8 +2,10 @@ package io.hasp.lock;
 
 import io.hasp.client.Await;
 import io.hasp.client.RedisException;
+import io.hasp.client.connection.Command;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.BiConsumer;
 
 /**
  * How the blocking methods of {@link KindLock} wait for their async twins and report their
@@ -53,6 +55,18 @@ final class LockFutures {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * Runs {@code action} when {@code future} completes: registered on the command itself when the
+     * future is a client command ({@link Command#whenDone}, no dependent stage allocated), else with
+     * {@code whenComplete}. The failure may arrive wrapped in a {@code CompletionException}.
+     */
+    static <T> void whenDone(CompletableFuture<T> future, BiConsumer<? super T, ? super Throwable> action) {
+        if (future instanceof Command<T> command && command.whenDone(action)) {
+            return;
+        }
+        future.whenComplete(action);
     }
 
     /**

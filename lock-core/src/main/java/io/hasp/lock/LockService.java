@@ -235,6 +235,18 @@ public final class LockService implements AutoCloseable {
      */
     public CompletableFuture<Boolean> tryAcquire(LockKind kind, String name, LockOwner owner, long leaseMillis,
             long waitNanos) {
+        return acquisition(kind, name, owner, leaseMillis, waitNanos).start();
+    }
+
+    /**
+     * Like {@link #tryAcquire} with no deadline, as a future that completes with null once the
+     * lock is held (it never completes with "not acquired"); cancelling it cancels the acquisition.
+     */
+    CompletableFuture<Void> acquireUntilHeld(LockKind kind, String name, LockOwner owner, long leaseMillis) {
+        return acquisition(kind, name, owner, leaseMillis, -1).startLocking();
+    }
+
+    private Acquisition acquisition(LockKind kind, String name, LockOwner owner, long leaseMillis, long waitNanos) {
         LockArguments.notNull("kind", kind);
         LockArguments.name("name", name);
         LockArguments.notNull("owner", owner);
@@ -245,7 +257,7 @@ public final class LockService implements AutoCloseable {
         if (waitNanos < -1) {
             throw new IllegalArgumentException("waitNanos: " + waitNanos + " (expected: >= 0 or -1 for no deadline)");
         }
-        return new Acquisition(this, kind, name, owner, leaseMillis, waitNanos).start();
+        return new Acquisition(this, kind, name, owner, leaseMillis, waitNanos);
     }
 
     /**
@@ -324,7 +336,7 @@ public final class LockService implements AutoCloseable {
             } catch (RuntimeException e) {
                 reply = CompletableFuture.failedFuture(e);
             }
-            reply.whenComplete(this);
+            LockFutures.whenDone(reply, this);
         }
 
         /**

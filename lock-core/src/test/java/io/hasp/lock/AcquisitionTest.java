@@ -35,16 +35,16 @@ class AcquisitionTest {
 
     private static final String NAME = "orders";
     private static final String CHANNEL = "redisson_lock__channel:{orders}";
-    private static final Duration SLACK = Duration.ofSeconds(30);
+    private static final Duration SLACK = ProxiedServer.SLACK;
     /** The watchdog lease of these tests: far longer than any test, so no lock expires by accident. */
     private static final Duration WATCHDOG = Duration.ofMinutes(2);
 
     private final RedisServer server;
-    private final LinkedBlockingQueue<String> messages = new LinkedBlockingQueue<>();
+    private ProxiedServer rig;
+    private LinkedBlockingQueue<String> messages;
     private ServerView view;
     private TcpProxy proxy;
     private HaspClient client;
-    private HaspClient observer;
     private LockService service;
     private HaspLock lock;
     private LockOwner a;
@@ -57,42 +57,31 @@ class AcquisitionTest {
 
     @BeforeEach
     void start() throws Exception {
-        view = new ServerView(server);
-        proxy = TcpProxy.start(server.port());
-        // Long enough for the delayed replies below to arrive, not time out.
-        client = HaspClient.create(HaspConfig.builder().uri(proxy.uri()).commandTimeout(Duration.ofSeconds(20)).build());
-        client.commands().ping().get(30, TimeUnit.SECONDS);
+        rig = new ProxiedServer(server, CHANNEL);
+        messages = rig.messages;
+        view = rig.view;
+        proxy = rig.proxy;
+        client = rig.client;
         connections = proxy.connectionCount();
         service = service(client, client, WATCHDOG);
         lock = service.lock(NAME);
         a = lock.owner(1);
         b = lock.owner(2);
-        observer = HaspClient.create(server.uri());
-        observer.pubSub().subscribe(CHANNEL, (channel, message) -> messages.add(message)).get(30, TimeUnit.SECONDS);
     }
 
     @AfterEach
     void stop() {
-        proxy.blackhole(false);
-        proxy.delay(Duration.ZERO);
-        proxy.rejectNewConnections(false);
         service.close();
-        client.close();
-        observer.close();
-        proxy.close();
-        view.close();
-        assertTrue(proxy.threadsStopped());
+        rig.close();
     }
 
     /** A lock service with its commands on {@code commands} and its subscriptions on {@code pubSub}. */
     private static LockService service(HaspClient commands, HaspClient pubSub, Duration watchdog) {
-        HaspConfig config = commands.config();
-        return new LockService("me", commands.commands(), pubSub.pubSub(), commands.timer(), watchdog,
-                config.timerTick(), config.commandTimeout());
+        return ProxiedServer.service("me", commands, pubSub, watchdog);
     }
 
     private static <T> T get(CompletableFuture<T> future) throws Exception {
-        return future.get(SLACK.toSeconds(), TimeUnit.SECONDS);
+        return ProxiedServer.get(future);
     }
 
     private void awaitSubscribers(long count) {

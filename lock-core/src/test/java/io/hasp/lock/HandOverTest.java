@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
-import io.hasp.HaspConfig;
 import io.hasp.lock.ServerView.ScriptCall;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
@@ -33,15 +32,15 @@ class HandOverTest {
 
     private static final String NAME = "stock";
     private static final String CHANNEL = "redisson_lock__channel:{stock}";
-    private static final Duration SLACK = Duration.ofSeconds(30);
+    private static final Duration SLACK = ProxiedServer.SLACK;
     private static final Duration WATCHDOG = Duration.ofMinutes(2);
 
     private final RedisServer server;
-    private final LinkedBlockingQueue<String> messages = new LinkedBlockingQueue<>();
+    private ProxiedServer rig;
+    private LinkedBlockingQueue<String> messages;
     private ServerView view;
     private TcpProxy proxy;
     private HaspClient client;
-    private HaspClient observer;
     private LockService service;
     private HaspLock lock;
     private LockOwner a;
@@ -53,28 +52,21 @@ class HandOverTest {
 
     @BeforeEach
     void start() throws Exception {
-        view = new ServerView(server);
-        proxy = TcpProxy.start(server.port());
-        client = HaspClient.create(HaspConfig.builder().uri(proxy.uri()).commandTimeout(Duration.ofSeconds(20))
-                .build());
-        client.commands().ping().get(30, TimeUnit.SECONDS);
+        rig = new ProxiedServer(server, CHANNEL);
+        messages = rig.messages;
+        view = rig.view;
+        proxy = rig.proxy;
+        client = rig.client;
         service = service("me", client);
         lock = service.lock(NAME);
         a = lock.owner(1);
         b = lock.owner(2);
-        observer = HaspClient.create(server.uri());
-        observer.pubSub().subscribe(CHANNEL, (channel, message) -> messages.add(message)).get(30, TimeUnit.SECONDS);
     }
 
     @AfterEach
     void stop() {
-        proxy.delay(Duration.ZERO);
         service.close();
-        client.close();
-        observer.close();
-        proxy.close();
-        view.close();
-        assertTrue(proxy.threadsStopped());
+        rig.close();
     }
 
     private static LockService service(String clientId, HaspClient client) {
@@ -82,13 +74,11 @@ class HandOverTest {
     }
 
     private static LockService service(String clientId, HaspClient client, Duration watchdog) {
-        HaspConfig config = client.config();
-        return new LockService(clientId, client.commands(), client.pubSub(), client.timer(), watchdog,
-                config.timerTick(), config.commandTimeout());
+        return ProxiedServer.service(clientId, client, client, watchdog);
     }
 
     private static <T> T get(CompletableFuture<T> future) throws Exception {
-        return future.get(SLACK.toSeconds(), TimeUnit.SECONDS);
+        return ProxiedServer.get(future);
     }
 
     private void awaitParked(LockService in, int count) {

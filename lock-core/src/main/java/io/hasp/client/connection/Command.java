@@ -4,7 +4,12 @@ import io.hasp.client.RedisServerException;
 import io.hasp.client.RedisTimeoutException;
 import io.hasp.client.Reply;
 import io.netty.buffer.ByteBuf;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.function.BiConsumer;
 
 /**
  * One command on its way to the server and back: it is its own future, and its {@link Reply}
@@ -23,10 +28,24 @@ import java.util.concurrent.CompletableFuture;
  */
 public abstract class Command<T> extends CompletableFuture<T> {
 
+    private static final VarHandle WHEN_DONE;
+
+    static {
+        try {
+            WHEN_DONE = MethodHandles.lookup().findVarHandle(Command.class, "whenDone", BiConsumer.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final Reply<T> reply;
 
     // Written once by the dispatching thread before the command is published to the event loop.
     private long deadline;
+
+    /** The one action {@link #whenDone} registered, until it runs; accessed through WHEN_DONE. */
+    @SuppressWarnings("unused")
+    private volatile BiConsumer<? super T, ? super Throwable> whenDone;
 
     /**
      * Creates a command whose reply is decoded by {@code reply}.
@@ -132,6 +151,78 @@ public abstract class Command<T> extends CompletableFuture<T> {
      */
     final void fail(Throwable cause) {
         completeExceptionally(cause);
+    }
+
+    /**
+     * Runs {@code action} once, when this command completes (at once, on the calling thread, when
+     * it already has), with its value or its failure, like {@link #whenComplete} but without the
+     * dependent future and node that {@code whenComplete} allocates: a command carries one such
+     * action. The failure is passed as the command was failed with (not wrapped).
+     *
+     * @param action the action, not {@code null}
+     * @return {@code false}, running nothing, when an action was registered before: use
+     *     {@code whenComplete} then
+     */
+    public final boolean whenDone(BiConsumer<? super T, ? super Throwable> action) {
+        if (action == null) {
+            throw new IllegalArgumentException("action: null (expected: a BiConsumer)");
+        }
+        if (!WHEN_DONE.compareAndSet(this, null, action)) {
+            return false;
+        }
+        if (isDone() && WHEN_DONE.compareAndSet(this, action, null)) {
+            runDone(action);
+        }
+        return true;
+    }
+
+    private void runDone(BiConsumer<? super T, ? super Throwable> action) {
+        T value = null;
+        Throwable failure = null;
+        try {
+            value = getNow(null);
+        } catch (CompletionException e) {
+            failure = e.getCause() != null ? e.getCause() : e;
+        } catch (CancellationException e) {
+            failure = e;
+        }
+        action.accept(value, failure);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void done() {
+        BiConsumer<? super T, ? super Throwable> action =
+                (BiConsumer<? super T, ? super Throwable>) WHEN_DONE.getAndSet(this, null);
+        if (action != null) {
+            runDone(action);
+        }
+    }
+
+    @Override
+    public boolean complete(T value) {
+        boolean completed = super.complete(value);
+        if (completed) {
+            done();
+        }
+        return completed;
+    }
+
+    @Override
+    public boolean completeExceptionally(Throwable ex) {
+        boolean completed = super.completeExceptionally(ex);
+        if (completed) {
+            done();
+        }
+        return completed;
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        boolean cancelled = super.cancel(mayInterruptIfRunning);
+        if (isDone()) {
+            done();  // runs the action at most once, whoever gets here first
+        }
+        return cancelled;
     }
 
     /** @return how this command's reply is decoded */
