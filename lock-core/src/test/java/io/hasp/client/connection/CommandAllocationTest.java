@@ -36,10 +36,12 @@ class CommandAllocationTest {
 
     /**
      * An EVALSHA command: header 12, CompletableFuture's result and stack 8, reply 4, deadline
-     * 8, script, keys and args 12, retried 1 = 45, aligned to 48. Before the decoding state moved
-     * to the connection it was 72; an argument array or boxed copy per command would add 16+.
+     * 8, the {@code whenDone} action 4, script, keys and args 12, retried 1 = 49, aligned to 56.
+     * Before the decoding state moved to the connection it was 72; an argument array or boxed copy
+     * per command would add 16+. (The {@code whenDone} slot saves the 64 bytes of a dependent
+     * stage wherever the lock layer waits for a reply.)
      */
-    private static final long EVALSHA_BYTES = 48;
+    private static final long EVALSHA_BYTES = 56;
 
     /** A GET command (48: its two string fields take the place of EVALSHA's three fields) and its String value (24 + 24 for 5 bytes). */
     private static final long GET_BYTES = 48 + 24 + 24;
