@@ -1,6 +1,7 @@
 package io.hasp.bench;
 
 import io.hasp.bench.fleet.FleetDriver;
+import io.hasp.bench.fleet.FleetRuns;
 import io.hasp.bench.report.MarkdownReport;
 import io.hasp.testing.RedisServer;
 import io.lettuce.core.RedisClient;
@@ -50,13 +51,13 @@ public final class BenchRunner {
 
     /** How long and how often each row is measured. */
     record Profile(String name, int forks, int warmupIterations, int warmupSeconds, int iterations,
-            int iterationSeconds, int fleetSeconds, long ceilingRequests) {
+            int iterationSeconds, int fleetSeconds, int fleetRuns, long ceilingRequests) {
     }
 
-    static final Profile QUICK = new Profile("quick", 1, 2, 2, 3, 1, 6, 500_000);
-    static final Profile FULL = new Profile("full", 2, 4, 2, 5, 5, 20, 3_000_000);
+    static final Profile QUICK = new Profile("quick", 1, 2, 2, 5, 1, 6, 1, 500_000);
+    static final Profile FULL = new Profile("full", 2, 4, 2, 5, 5, 20, 3, 3_000_000);
     /** Checks that every part runs, in a few minutes; its figures mean nothing. */
-    static final Profile SMOKE = new Profile("smoke", 1, 1, 1, 1, 1, 2, 100_000);
+    static final Profile SMOKE = new Profile("smoke", 1, 1, 1, 1, 1, 2, 2, 100_000);
 
     /** Same flags for every fork, whichever library it measures. */
     static final List<String> FORK_FLAGS = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC");
@@ -174,7 +175,7 @@ public final class BenchRunner {
                 RunResult result = measure(m, uri, index);
                 results.put(m.key(), result);
                 Result<?> gc = result.getSecondaryResults().get("gc.alloc.rate.norm");
-                console.printf(Locale.ROOT, "%,.0f %s, %s B/op (%d s)%n", result.getPrimaryResult().getScore(),
+                console.printf(Locale.ROOT, "%,.0f %s, %s B/op (%d s)%n", MarkdownReport.median(result.getPrimaryResult().getStatistics()),
                         result.getPrimaryResult().getScoreUnit(), gc == null ? "?" : String.format(Locale.ROOT, "%,.0f",
                                 gc.getScore()), (System.nanoTime() - t0) / 1_000_000_000L);
             } catch (RunnerException | RuntimeException e) {
@@ -182,23 +183,19 @@ public final class BenchRunner {
             }
         }
 
-        List<FleetDriver.Result> fleetResults = new ArrayList<>();
+        List<FleetRuns> fleetResults = new ArrayList<>();
         if (fleets && (only == null || only.matcher("fleet").find())) {
             for (int[] fleet : FLEETS) {
-                for (String library : new String[] {"hasp", "redisson"}) {
-                    console.printf(Locale.ROOT, "[fleet] %s, %d JVM%s x %d thread%s, %d s ... ", library, fleet[0],
-                            fleet[0] == 1 ? "" : "s", fleet[1], fleet[1] == 1 ? "" : "s", profile.fleetSeconds());
-                    console.flush();
-                    try {
-                        FleetDriver.Result r = FleetDriver.run(uri, library, fleet[0], fleet[1], profile.fleetSeconds());
-                        fleetResults.add(r);
-                        console.printf(Locale.ROOT, "%,.0f critical sections/s over %.1f s, counter %s; %s%n",
-                                r.perSecond(), r.seconds(), r.exact() ? "exact (" + r.counter() + ")"
-                                        : "WRONG: " + r.counter() + " of " + r.expected(), FleetDriver.describe(r));
-                    } catch (RuntimeException e) {
-                        console.println("FAILED: " + e.getMessage());
+                Map<String, List<FleetDriver.Result>> runs = new LinkedHashMap<>();
+                for (int run = 1; run <= profile.fleetRuns(); run++) {
+                    for (String library : new String[] {"hasp", "redisson"}) {
+                        FleetDriver.Result r = fleet(uri, library, fleet[0], fleet[1], run);
+                        if (r != null) {
+                            runs.computeIfAbsent(library, k -> new ArrayList<>()).add(r);
+                        }
                     }
                 }
+                runs.values().forEach(list -> fleetResults.add(new FleetRuns(list)));
             }
         }
 
@@ -214,6 +211,24 @@ public final class BenchRunner {
         console.println(markdown);
         console.println("wrote " + out.resolve("results.md") + ", " + out.resolve("throughput.svg") + ", "
                 + out.resolve("results.json") + " in " + ChronoUnit.SECONDS.between(started, Instant.now()) + " s");
+    }
+
+    /** Runs one fleet once; prints what it did, or why it failed (then returns null). */
+    private FleetDriver.Result fleet(String uri, String library, int processes, int threads, int run) {
+        console.printf(Locale.ROOT, "[fleet] %s, %d JVM%s x %d thread%s, %d s%s ... ", library, processes,
+                processes == 1 ? "" : "s", threads, threads == 1 ? "" : "s", profile.fleetSeconds(),
+                profile.fleetRuns() == 1 ? "" : String.format(Locale.ROOT, ", run %d of %d", run, profile.fleetRuns()));
+        console.flush();
+        try {
+            FleetDriver.Result r = FleetDriver.run(uri, library, processes, threads, profile.fleetSeconds());
+            console.printf(Locale.ROOT, "%,.0f critical sections/s over %.1f s, counter %s; %s%n",
+                    r.perSecond(), r.seconds(), r.exact() ? "exact (" + r.counter() + ")"
+                            : "WRONG: " + r.counter() + " of " + r.expected(), FleetDriver.describe(r));
+            return r;
+        } catch (RuntimeException e) {
+            console.println("FAILED: " + e.getMessage());
+            return null;
+        }
     }
 
     private ServerCeiling.Result ceiling(StatefulRedisConnection<String, String> connection, RedisURI target,
@@ -286,8 +301,14 @@ public final class BenchRunner {
                 + version("org.redisson", "redisson") + ", Lettuce " + version("io.lettuce", "lettuce-core")
                 + ", each with its default settings");
         lines.add(String.format(Locale.ROOT, "- JMH: %d fork(s), %d x %d s warm-up, %d x %d s measurement per row; "
-                + "fleets run %d s each", profile.forks(), profile.warmupIterations(), profile.warmupSeconds(),
-                profile.iterations(), profile.iterationSeconds(), profile.fleetSeconds()));
+                + "%s", profile.forks(), profile.warmupIterations(), profile.warmupSeconds(), profile.iterations(),
+                profile.iterationSeconds(), profile.forks() * profile.iterations() == 1 ? "each figure is its one iteration"
+                        : "each figure is the median of its " + profile.forks() * profile.iterations()
+                                + " measured iterations"));
+        lines.add(String.format(Locale.ROOT, "- Fleets: %d s each%s", profile.fleetSeconds(), profile.fleetRuns() == 1
+                ? ", one run per library"
+                : String.format(Locale.ROOT, ", %d runs per library taking turns; the table shows the median run "
+                        + "and lists every run's rate", profile.fleetRuns())));
         lines.add("- Server ceiling: " + (ceiling.measured()
                 ? String.format(Locale.ROOT, "%,.0f EVALSHA/s (`%s`)", ceiling.requestsPerSecond(), ceiling.command())
                 : ceiling.detail()));

@@ -5,12 +5,14 @@ import io.hasp.bench.Measurement;
 import io.hasp.bench.Row;
 import io.hasp.bench.ServerCeiling;
 import io.hasp.bench.fleet.FleetDriver;
+import io.hasp.bench.fleet.FleetRuns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.util.Statistics;
 
 /**
  * Turns one run's results into the Markdown table (one line per benchmark; hasp, Redisson and Lettuce
@@ -25,7 +27,7 @@ public final class MarkdownReport {
     private final List<Row> rows;
     private final Map<String, RunResult> results;
     private final ServerCeiling.Result ceiling;
-    private final List<FleetDriver.Result> fleets;
+    private final List<FleetRuns> fleets;
 
     /**
      * Creates a report.
@@ -33,10 +35,10 @@ public final class MarkdownReport {
      * @param rows the catalog's rows
      * @param results JMH results by {@link Measurement#key()}
      * @param ceiling the server's ceiling, possibly not measured
-     * @param fleets the cross-process runs, possibly none
+     * @param fleets the cross-process runs, one entry per library and fleet shape, possibly none
      */
     public MarkdownReport(List<Row> rows, Map<String, RunResult> results, ServerCeiling.Result ceiling,
-            List<FleetDriver.Result> fleets) {
+            List<FleetRuns> fleets) {
         this.rows = rows;
         this.results = results;
         this.ceiling = ceiling;
@@ -82,13 +84,14 @@ public final class MarkdownReport {
                 }
             }
         }
-        for (FleetDriver.Result[] pair : fleetPairs()) {
-            FleetDriver.Result h = pair[0];
-            FleetDriver.Result r = pair[1];
+        for (FleetRuns[] pair : fleetPairs()) {
+            FleetDriver.Result h = pair[0] == null ? null : pair[0].shown();
+            FleetDriver.Result r = pair[1] == null ? null : pair[1].shown();
             FleetDriver.Result any = h != null ? h : r;
             String notes = "counter exact: hasp " + exact(h) + ", Redisson " + exact(r) + overrun(h) + overrun(r)
                     + (h == null ? "" : "; hasp: " + FleetDriver.describe(h))
-                    + (r == null ? "" : "; Redisson: " + FleetDriver.describe(r));
+                    + (r == null ? "" : "; Redisson: " + FleetDriver.describe(r))
+                    + runs("hasp", pair[0]) + runs("Redisson", pair[1]);
             md.append(line("Cross-process: " + any.processes() + (any.processes() == 1 ? " JVM" : " JVMs")
                     + ", GET+SET of a counter under the lock "
                     + "(critical sections/s)", any.processes() + " x " + any.threads(),
@@ -137,23 +140,28 @@ public final class MarkdownReport {
         return values;
     }
 
-    private List<FleetDriver.Result[]> fleetPairs() {
-        List<FleetDriver.Result[]> pairs = new ArrayList<>();
-        for (FleetDriver.Result fleet : fleets) {
-            FleetDriver.Result[] pair = null;
-            for (FleetDriver.Result[] p : pairs) {
-                FleetDriver.Result any = p[0] != null ? p[0] : p[1];
-                if (any.processes() == fleet.processes() && any.threads() == fleet.threads()) {
+    private List<FleetRuns[]> fleetPairs() {
+        List<FleetRuns[]> pairs = new ArrayList<>();
+        for (FleetRuns fleet : fleets) {
+            FleetDriver.Result shown = fleet.shown();
+            FleetRuns[] pair = null;
+            for (FleetRuns[] p : pairs) {
+                FleetDriver.Result any = (p[0] != null ? p[0] : p[1]).shown();
+                if (any.processes() == shown.processes() && any.threads() == shown.threads()) {
                     pair = p;
                 }
             }
             if (pair == null) {
-                pair = new FleetDriver.Result[2];
+                pair = new FleetRuns[2];
                 pairs.add(pair);
             }
-            pair["hasp".equals(fleet.library()) ? 0 : 1] = fleet;
+            pair["hasp".equals(shown.library()) ? 0 : 1] = fleet;
         }
         return pairs;
+    }
+
+    private static String runs(String library, FleetRuns fleet) {
+        return fleet == null || fleet.runs().size() < 2 ? "" : "; " + library + " runs: " + fleet.rates();
     }
 
     private RunResult result(Measurement m) {
@@ -161,7 +169,18 @@ public final class MarkdownReport {
     }
 
     private static double score(RunResult result) {
-        return result == null ? Double.NaN : result.getPrimaryResult().getScore();
+        return result == null ? Double.NaN : median(result.getPrimaryResult().getStatistics());
+    }
+
+    /**
+     * Returns the median of a result's measured iterations (over all forks): one slow or fast iteration on
+     * a shared machine moves it less than it moves JMH's mean.
+     *
+     * @param iterations a JMH result's statistics ({@code Result.getStatistics()})
+     * @return the median iteration score, or NaN when nothing was measured
+     */
+    public static double median(Statistics iterations) {
+        return iterations.getN() == 0 ? Double.NaN : iterations.getPercentile(50);
     }
 
     private static double secondary(RunResult result, String label) {
