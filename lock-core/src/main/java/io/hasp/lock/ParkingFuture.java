@@ -1,10 +1,9 @@
 package io.hasp.lock;
 
+import io.hasp.client.HookedFuture;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Supplier;
 
 /**
  * A future that one blocking caller can wait for by parking, with no waiter node allocated per
@@ -14,7 +13,7 @@ import java.util.function.Supplier;
  *
  * @param <T> the result type
  */
-abstract class ParkingFuture<T> extends CompletableFuture<T> {
+abstract class ParkingFuture<T> extends HookedFuture<T> {
 
     private volatile Thread waiter;
 
@@ -22,62 +21,14 @@ abstract class ParkingFuture<T> extends CompletableFuture<T> {
     void onDone() {
     }
 
-    private void done() {
+    /** Runs {@link #onDone()}, then wakes the thread waiting in {@link #await}. */
+    @Override
+    protected final void completed() {
         onDone();
         Thread t = waiter;
         if (t != null) {
             LockSupport.unpark(t);
         }
-    }
-
-    @Override
-    public boolean complete(T value) {
-        boolean completed = super.complete(value);
-        if (completed) {
-            done();
-        }
-        return completed;
-    }
-
-    @Override
-    public boolean completeExceptionally(Throwable ex) {
-        boolean completed = super.completeExceptionally(ex);
-        if (completed) {
-            done();
-        }
-        return completed;
-    }
-
-    @Override
-    public boolean cancel(boolean mayInterruptIfRunning) {
-        boolean wasDone = isDone();
-        boolean cancelled = super.cancel(mayInterruptIfRunning);
-        if (!wasDone && cancelled) {
-            done();  // a racing completion may run it too: onDone must be idempotent
-        }
-        return cancelled;
-    }
-
-    @Override
-    public CompletableFuture<T> completeAsync(Supplier<? extends T> supplier, Executor executor) {
-        executor.execute(() -> {
-            try {
-                complete(supplier.get());
-            } catch (Throwable t) {
-                completeExceptionally(t);
-            }
-        });
-        return this;
-    }
-
-    @Override
-    public void obtrudeValue(T value) {
-        throw new UnsupportedOperationException("the result of a lock operation cannot be overwritten");
-    }
-
-    @Override
-    public void obtrudeException(Throwable ex) {
-        throw new UnsupportedOperationException("the result of a lock operation cannot be overwritten");
     }
 
     /** Stages that callers chain on it are plain futures. */

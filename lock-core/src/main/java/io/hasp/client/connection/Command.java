@@ -1,12 +1,12 @@
 package io.hasp.client.connection;
 
+import io.hasp.client.HookedFuture;
 import io.hasp.client.RedisServerException;
 import io.hasp.client.RedisTimeoutException;
 import io.hasp.client.Reply;
 import io.netty.buffer.ByteBuf;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
@@ -26,7 +26,7 @@ import java.util.function.BiConsumer;
  *
  * @param <T> the decoded reply's type
  */
-public abstract class Command<T> extends CompletableFuture<T> {
+public abstract class Command<T> extends HookedFuture<T> {
 
     private static final VarHandle WHEN_DONE;
 
@@ -189,40 +189,15 @@ public abstract class Command<T> extends CompletableFuture<T> {
         action.accept(value, failure);
     }
 
+    /** Runs the {@link #whenDone} action, if one is registered and has not run yet. */
+    @Override
     @SuppressWarnings("unchecked")
-    private void done() {
+    protected final void completed() {
         BiConsumer<? super T, ? super Throwable> action =
                 (BiConsumer<? super T, ? super Throwable>) WHEN_DONE.getAndSet(this, null);
         if (action != null) {
             runDone(action);
         }
-    }
-
-    @Override
-    public boolean complete(T value) {
-        boolean completed = super.complete(value);
-        if (completed) {
-            done();
-        }
-        return completed;
-    }
-
-    @Override
-    public boolean completeExceptionally(Throwable ex) {
-        boolean completed = super.completeExceptionally(ex);
-        if (completed) {
-            done();
-        }
-        return completed;
-    }
-
-    @Override
-    public boolean cancel(boolean mayInterruptIfRunning) {
-        boolean cancelled = super.cancel(mayInterruptIfRunning);
-        if (isDone()) {
-            done();  // runs the action at most once, whoever gets here first
-        }
-        return cancelled;
     }
 
     /** @return how this command's reply is decoded */

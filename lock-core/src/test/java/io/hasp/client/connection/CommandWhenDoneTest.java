@@ -123,6 +123,56 @@ class CommandWhenDoneTest {
     }
 
     @Test
+    void runsTheActionWhenCompletedAsynchronously() throws Exception {
+        Unsent command = new Unsent();
+        CountDownLatch ran = new CountDownLatch(1);
+        command.whenDone((v, e) -> {
+            record(v, e);
+            ran.countDown();
+        });
+        command.completeAsync(() -> 9L, Runnable::run);
+        assertTrue(ran.await(30, TimeUnit.SECONDS));
+        assertEquals(List.of("9/-"), seen);
+
+        Unsent failing = new Unsent();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        failing.whenDone((v, e) -> failure.set(e));
+        IllegalStateException boom = new IllegalStateException("boom");
+        failing.completeAsync(() -> {
+            throw boom;
+        }, Runnable::run);
+        assertSame(boom, failure.get());
+    }
+
+    @Test
+    void runsTheActionWhenTimedOutByOrTimeout() throws Exception {
+        Unsent command = new Unsent();
+        CountDownLatch ran = new CountDownLatch(1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        command.whenDone((v, e) -> {
+            failure.set(e);
+            ran.countDown();
+        });
+        command.orTimeout(1, TimeUnit.MILLISECONDS);
+        assertTrue(ran.await(30, TimeUnit.SECONDS));
+        assertTrue(failure.get() instanceof java.util.concurrent.TimeoutException, String.valueOf(failure.get()));
+    }
+
+    @Test
+    void refusesToOverwriteTheResult() {
+        Unsent command = new Unsent();
+        command.whenDone(this::record);
+        command.complete(1L);
+        UnsupportedOperationException e =
+                assertThrows(UnsupportedOperationException.class, () -> command.obtrudeValue(2L));
+        assertTrue(e.getMessage().startsWith("obtrudeValue:"));
+        assertThrows(UnsupportedOperationException.class,
+                () -> command.obtrudeException(new IllegalStateException()));
+        assertEquals(1L, command.getNow(null));
+        assertEquals(List.of("1/-"), seen);
+    }
+
+    @Test
     void rejectsANullAction() {
         Unsent command = new Unsent();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> command.whenDone(null));
