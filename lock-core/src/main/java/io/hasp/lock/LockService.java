@@ -363,13 +363,17 @@ public final class LockService implements AutoCloseable {
          * that failed), so that new acquisitions stop parking behind it.
          */
         private void noLongerHeldHere() {
-            if (!kind.handsOver()) {
-                return;
+            if (kind.handsOver()) {
+                WaitChannel channel = channel();
+                if (channel != null) {
+                    channel.released(owner);
+                }
             }
-            WaitChannel channel = successorChannel != null ? successorChannel : waiters.channel(kind.channel(name));
-            if (channel != null) {
-                channel.released(owner);
-            }
+        }
+
+        /** The lock's wait channel here, or null when nobody here waits for it. */
+        private WaitChannel channel() {
+            return successorChannel != null ? successorChannel : waiters.channel(kind.channel(name));
         }
 
         /** Tells the claimed successor, if any, how the hand-over ended. */
@@ -427,7 +431,10 @@ public final class LockService implements AutoCloseable {
                 }
                 noLongerHeldHere();
                 if (!handedOver && !kind.releaseWakesAll()) {
-                    waiters.handOff(kind.channel(name), nanoTime());
+                    WaitChannel channel = channel();
+                    if (channel != null) {
+                        channel.handOff(nanoTime());
+                    }
                 }
             } else if (hold != null) {
                 hold.endClosing(Math.max(1, hold.count() - 1));
