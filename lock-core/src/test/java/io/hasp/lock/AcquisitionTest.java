@@ -11,77 +11,39 @@ import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
 import io.hasp.lock.ServerView.ScriptCall;
 import io.hasp.testing.RedisServer;
-import io.hasp.testing.RedisServerExtension;
 import io.hasp.testing.TcpProxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The acquisition and unlock algorithms against a real redis-server, reached through a
  * {@link TcpProxy} that loses, delays or holds back replies. Every deadline below is an upper
  * bound with generous slack for loaded machines, never a timing being measured.
  */
-@ExtendWith(RedisServerExtension.class)
-class AcquisitionTest {
+class AcquisitionTest extends ProxiedLockTest {
 
     private static final String NAME = "orders";
     private static final String CHANNEL = "redisson_lock__channel:{orders}";
-    private static final Duration SLACK = ProxiedServer.SLACK;
-    /** The watchdog lease of these tests: far longer than any test, so no lock expires by accident. */
-    private static final Duration WATCHDOG = Duration.ofMinutes(2);
-
-    private final RedisServer server;
-    private ProxiedServer rig;
-    private LinkedBlockingQueue<String> messages;
-    private ServerView view;
-    private TcpProxy proxy;
-    private HaspClient client;
-    private LockService service;
-    private HaspLock lock;
-    private LockOwner a;
-    private LockOwner b;
     private int connections;
 
     AcquisitionTest(RedisServer server) {
-        this.server = server;
+        super(server, NAME);
     }
 
     @BeforeEach
-    void start() throws Exception {
-        rig = new ProxiedServer(server, CHANNEL);
-        messages = rig.messages;
-        view = rig.view;
-        proxy = rig.proxy;
-        client = rig.client;
+    void countConnections() {
         connections = proxy.connectionCount();
-        service = service(client, client, WATCHDOG);
-        lock = service.lock(NAME);
-        a = lock.owner(1);
-        b = lock.owner(2);
-    }
-
-    @AfterEach
-    void stop() {
-        service.close();
-        rig.close();
     }
 
     /** A lock service with its commands on {@code commands} and its subscriptions on {@code pubSub}. */
     private static LockService service(HaspClient commands, HaspClient pubSub, Duration watchdog) {
         return ProxiedServer.service("me", commands, pubSub, watchdog);
-    }
-
-    private static <T> T get(CompletableFuture<T> future) throws Exception {
-        return ProxiedServer.get(future);
     }
 
     private void awaitSubscribers(long count) {

@@ -9,17 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.lock.ServerView.ScriptCall;
 import io.hasp.testing.RedisServer;
-import io.hasp.testing.RedisServerExtension;
 import io.hasp.testing.TcpProxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Hand-over: an unlock that ends its owner's last hold gives the lock, in the unlock script itself,
@@ -27,58 +22,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * a row, so other clients' waiters get their turn. Against a real redis-server, through a
  * {@link TcpProxy} that loses or delays replies.
  */
-@ExtendWith(RedisServerExtension.class)
-class HandOverTest {
+class HandOverTest extends ProxiedLockTest {
 
     private static final String NAME = "stock";
     private static final String CHANNEL = "redisson_lock__channel:{stock}";
-    private static final Duration SLACK = ProxiedServer.SLACK;
-    private static final Duration WATCHDOG = Duration.ofMinutes(2);
-
-    private final RedisServer server;
-    private ProxiedServer rig;
-    private LinkedBlockingQueue<String> messages;
-    private ServerView view;
-    private TcpProxy proxy;
-    private HaspClient client;
-    private LockService service;
-    private HaspLock lock;
-    private LockOwner a;
-    private LockOwner b;
 
     HandOverTest(RedisServer server) {
-        this.server = server;
-    }
-
-    @BeforeEach
-    void start() throws Exception {
-        rig = new ProxiedServer(server, CHANNEL);
-        messages = rig.messages;
-        view = rig.view;
-        proxy = rig.proxy;
-        client = rig.client;
-        service = service("me", client);
-        lock = service.lock(NAME);
-        a = lock.owner(1);
-        b = lock.owner(2);
-    }
-
-    @AfterEach
-    void stop() {
-        service.close();
-        rig.close();
+        super(server, NAME);
     }
 
     private static LockService service(String clientId, HaspClient client) {
         return service(clientId, client, WATCHDOG);
-    }
-
-    private static LockService service(String clientId, HaspClient client, Duration watchdog) {
-        return ProxiedServer.service(clientId, client, client, watchdog);
-    }
-
-    private static <T> T get(CompletableFuture<T> future) throws Exception {
-        return ProxiedServer.get(future);
     }
 
     private void awaitParked(LockService in, int count) {
