@@ -155,28 +155,12 @@ class RedissonInteropIT {
             for (int t = 0; t < 2; t++) {
                 work.add(threads.submit(() -> {
                     HaspLock lock = hasp.getLock(name);
-                    for (int i = 0; i < perThread; i++) {
-                        lock.lock();
-                        try {
-                            String v = hasp.commands().get(counter).join();
-                            hasp.commands().set(counter, Long.toString(v == null ? 1 : Long.parseLong(v) + 1)).join();
-                        } finally {
-                            lock.unlock();
-                        }
-                    }
+                    incrementUnder(lock::lock, lock::unlock, counter, perThread);
                     return null;
                 }));
                 work.add(threads.submit(() -> {
                     RLock lock = redisson.getLock(name);
-                    for (int i = 0; i < perThread; i++) {
-                        lock.lock();
-                        try {
-                            String v = hasp.commands().get(counter).join();
-                            hasp.commands().set(counter, Long.toString(v == null ? 1 : Long.parseLong(v) + 1)).join();
-                        } finally {
-                            lock.unlock();
-                        }
-                    }
+                    incrementUnder(lock::lock, lock::unlock, counter, perThread);
                     return null;
                 }));
             }
@@ -188,5 +172,18 @@ class RedissonInteropIT {
         }
         assertEquals(Long.toString(4L * perThread), hasp.commands().get(counter).join());
         assertFalse(hasp.getLock(name).isLocked());
+    }
+
+    /** Adds one to {@code counter} {@code times} times, each read and write between {@code lock} and {@code unlock}. */
+    private void incrementUnder(Runnable lock, Runnable unlock, String counter, int times) {
+        for (int i = 0; i < times; i++) {
+            lock.run();
+            try {
+                String v = hasp.commands().get(counter).join();
+                hasp.commands().set(counter, Long.toString(v == null ? 1 : Long.parseLong(v) + 1)).join();
+            } finally {
+                unlock.run();
+            }
+        }
     }
 }
