@@ -5,7 +5,7 @@ import io.hasp.resp.RespSink;
 /**
  * A {@link RespSink} that also learns when its top-level reply is complete. The connection's
  * decoder picks one sink per reply frame (its {@code ReplyDecoder} bound to the head of the
- * in-flight queue, or the push sink) and calls {@link #frameEnd()} after the frame's last event.
+ * in-flight queue, or the push sink) and calls {@link #frameEnd(RedisConnection)} after the frame's last event.
  *
  * <p>Called on the connection's event loop only.
  */
