@@ -1,18 +1,16 @@
 package io.hasp;
 
-import io.hasp.client.DefaultRedisCommands;
-import io.hasp.client.RedisCommands;
-import io.hasp.client.RedisConnectionException;
-import io.hasp.client.RedisException;
-import io.hasp.client.connection.ClientThreads;
-import io.hasp.client.connection.Connector;
-import io.hasp.client.connection.RedisConnection;
-import io.hasp.client.connection.Transport;
-import io.hasp.client.pool.ConnectionPool;
-import io.hasp.client.pubsub.DefaultPubSub;
-import io.hasp.client.pubsub.PubSub;
+import io.hasp.internal.ClientInternals;
+import io.hasp.internal.DefaultRedisCommands;
+import io.hasp.internal.connection.ClientThreads;
+import io.hasp.internal.connection.Connector;
+import io.hasp.internal.connection.RedisConnection;
+import io.hasp.internal.connection.Transport;
+import io.hasp.internal.lock.LockService;
+import io.hasp.internal.pool.ConnectionPool;
+import io.hasp.internal.pubsub.DefaultPubSub;
+import io.hasp.internal.pubsub.PubSub;
 import io.hasp.lock.HaspLock;
-import io.hasp.lock.LockService;
 import io.netty.channel.EventLoop;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timer;
@@ -35,11 +33,30 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe. Every future the client returns completes on one of its event-loop threads
  * ({@code hasp-io-<n>-<m>}); never block in a callback. Blocking waits on those threads fail
- * fast (see {@link io.hasp.client.Await}).
+ * fast (see {@link io.hasp.internal.Await}).
  */
 public final class HaspClient implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(HaspClient.class);
+
+    static {
+        ClientInternals.install(new ClientInternals.Access() {
+            @Override
+            public LockService lockService(HaspClient client) {
+                return client.locks;
+            }
+
+            @Override
+            public PubSub pubSub(HaspClient client) {
+                return client.pubSub;
+            }
+
+            @Override
+            public Timer timer(HaspClient client) {
+                return client.timer;
+            }
+        });
+    }
 
     private final String id = UUID.randomUUID().toString();
     private final HaspConfig config;
@@ -87,7 +104,7 @@ public final class HaspClient implements AutoCloseable {
      *
      * @param config the configuration
      * @return the connected client
-     * @throws io.hasp.client.RedisAuthException when the server refuses the credentials
+     * @throws io.hasp.RedisAuthException when the server refuses the credentials
      * @throws RedisConnectionException when the server cannot be reached within the connect timeout
      * @throws IllegalStateException when called on a hasp client thread
      */
@@ -95,7 +112,7 @@ public final class HaspClient implements AutoCloseable {
         if (config == null) {
             throw new IllegalArgumentException("config: null (expected: a HaspConfig)");
         }
-        io.hasp.client.Await.checkBlockingAllowed("HaspClient.create");
+        io.hasp.internal.Await.checkBlockingAllowed("HaspClient.create");
         HaspClient client = new HaspClient(config);
         try {
             client.start();
@@ -148,24 +165,9 @@ public final class HaspClient implements AutoCloseable {
         return config;
     }
 
-    /**
-     * The client's timer, shared by command timeouts, reconnect backoff and lock lease renewal.
-     * Tasks run on the timer thread: keep them short or hand them to an event loop.
-     *
-     * @return the timer; stopped by {@link #close()}
-     */
-    public Timer timer() {
-        return timer;
-    }
-
     /** @return the asynchronous command API */
     public RedisCommands commands() {
         return commands;
-    }
-
-    /** @return the pub/sub API */
-    public PubSub pubSub() {
-        return pubSub;
     }
 
     /**
@@ -182,18 +184,6 @@ public final class HaspClient implements AutoCloseable {
         return locks.lock(name);
     }
 
-    /**
-     * The lock machinery of this client, shared by every kind of lock it serves: its holds, its
-     * watchdog (one renewal task) and its wait subscriptions. Lock modules (such as the
-     * read/write lock) build on it through a {@link io.hasp.lock.LockKind}; applications use
-     * {@link #getLock(String)} instead. Closed with the client.
-     *
-     * @return the client's lock service, the same instance on every call
-     */
-    public LockService lockService() {
-        return locks;
-    }
-
     /** @return whether {@link #close()} was called */
     public boolean isClosed() {
         return closed;
@@ -201,7 +191,7 @@ public final class HaspClient implements AutoCloseable {
 
     /**
      * Closes the client: pending and later commands fail with
-     * {@link io.hasp.client.RedisClosedException}, connections close, the event loops and the
+     * {@link io.hasp.RedisClosedException}, connections close, the event loops and the
      * timer stop, and (unless called on a client thread) waits until every client thread has
      * ended. Idempotent.
      */

@@ -6,7 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The lock's acquire script, read from lock-core's resource {@code io/hasp/lock/acquire.lua}, so the raw
+ * The lock's acquire script, read from lock-core's resource {@code io/hasp/internal/lock/acquire.lua}, so the raw
  * EVALSHA rows (hasp's client, Lettuce, redis-benchmark) all run exactly what {@code lock()} runs.
  *
  * <p>Arguments as the script's header names them: {@code KEYS[1]} the lock, {@code ARGV[1]} lease ms,
@@ -17,7 +17,7 @@ import java.nio.charset.StandardCharsets;
 public final class AcquireScriptText {
 
     /** The classpath location of the script. */
-    public static final String RESOURCE = "io/hasp/lock/acquire.lua";
+    public static final String RESOURCE = "io/hasp/internal/lock/acquire.lua";
 
     /** ARGV[1]: the lease the raw rows pass, in milliseconds. */
     public static final String LEASE_MILLIS = "30000";

@@ -66,7 +66,7 @@ public final class Demo {
             uri = server.uri();
         }
         try (HaspClient client = HaspClient.create(uri)) {
-            client.commands().execute(io.hasp.client.Replies.LONG, "SETNX", o.counter, "0").join();
+            client.commands().execute(io.hasp.Replies.LONG, "SETNX", o.counter, "0").join();
             long lockedBefore = Long.parseLong(client.commands().get(o.counter).join());
             String unlockedValue = client.commands().get(o.unlockedCounter()).join();
             long unlockedBefore = unlockedValue == null ? 0 : Long.parseLong(unlockedValue);

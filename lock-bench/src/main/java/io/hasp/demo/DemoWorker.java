@@ -1,7 +1,7 @@
 package io.hasp.demo;
 
 import io.hasp.HaspClient;
-import io.hasp.client.RedisCommands;
+import io.hasp.RedisCommands;
 import io.hasp.lock.HaspLock;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,8 @@
 package io.hasp.lock;
 
-import io.hasp.client.RedisException;
+import io.hasp.RedisException;
+import io.hasp.internal.lock.LockService;
+import io.hasp.internal.lock.ReentrantKind;
 
 /**
  * A reentrant distributed lock on Redis, wire-compatible with Redisson 4.x's {@code RLock}: a
@@ -28,7 +30,7 @@ import io.hasp.client.RedisException;
  */
 public final class HaspLock extends KindLock {
 
-    HaspLock(LockService service, String name) {
+    public HaspLock(LockService service, String name) {
         super(service, ReentrantKind.INSTANCE, name);
     }
 

@@ -1,8 +1,13 @@
 package io.hasp.lock;
 
-import io.hasp.client.Await;
-import io.hasp.client.RedisCommands;
-import io.hasp.client.RedisException;
+import io.hasp.RedisCommands;
+import io.hasp.RedisException;
+import io.hasp.internal.Await;
+import io.hasp.internal.lock.LockArguments;
+import io.hasp.internal.lock.LockFutures;
+import io.hasp.internal.lock.LockKind;
+import io.hasp.internal.lock.LockService;
+import io.hasp.internal.lock.ParkingFuture;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

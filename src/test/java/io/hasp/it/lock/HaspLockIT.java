@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.hasp.HaspClient;
+import io.hasp.internal.ClientInternals;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
@@ -85,7 +85,7 @@ class HaspLockIT {
     @Test
     void reentrantHoldsCountUpAndDownAndTheLastUnlockDeletesAndPublishes() throws Exception {
         List<String> messages = new CopyOnWriteArrayList<>();
-        var subscription = other.pubSub().subscribe("redisson_lock__channel:{" + name + "}",
+        var subscription = ClientInternals.pubSub(other).subscribe("redisson_lock__channel:{" + name + "}",
                 (channel, message) -> messages.add(message)).get(10, TimeUnit.SECONDS);
         try {
             HaspLock lock = client.getLock(name);

@@ -4,9 +4,9 @@ import static io.hasp.it.lock.Clients.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
+import io.hasp.internal.ClientInternals;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
 import io.hasp.testing.RedisProbe;
@@ -63,7 +63,7 @@ class LateGrantIT {
 
     private void awaitReleasedAgain() throws InterruptedException {
         await("the late grant released again", SLACK, () -> Long.valueOf(0).equals(probe.call("EXISTS", name)));
-        await("no hold left in the client", SLACK, () -> client.lockService().heldLocks() == 0);
+        await("no hold left in the client", SLACK, () -> ClientInternals.lockService(client).heldLocks() == 0);
     }
 
     @Test

@@ -2,8 +2,8 @@ package io.hasp.it.lock;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
-import io.hasp.client.RedisCommands;
-import io.hasp.client.RedisException;
+import io.hasp.RedisCommands;
+import io.hasp.RedisException;
 import io.hasp.lock.HaspLock;
 import java.lang.reflect.Method;
 import java.time.Duration;

@@ -3,9 +3,9 @@ package io.hasp.it.lock;
 import static io.hasp.it.lock.Clients.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.hasp.HaspClient;
-import io.hasp.client.script.Script;
+import io.hasp.Script;
+import io.hasp.internal.lock.LockService;
 import io.hasp.lock.HaspLock;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
@@ -34,9 +34,9 @@ class RenewalAfterUnlockIT {
     private static final Duration SLACK = Duration.ofSeconds(60);
     private static final int CYCLES = 40;
 
-    private final Script acquire = Script.fromResource(HaspLock.class, "acquire.lua");
-    private final Script unlock = Script.fromResource(HaspLock.class, "unlock.lua");
-    private final Script renew = Script.fromResource(HaspLock.class, "renew.lua");
+    private final Script acquire = Script.fromResource(LockService.class, "acquire.lua");
+    private final Script unlock = Script.fromResource(LockService.class, "unlock.lua");
+    private final Script renew = Script.fromResource(LockService.class, "renew.lua");
     private RedisProbe probe;
     private HaspClient client;
 

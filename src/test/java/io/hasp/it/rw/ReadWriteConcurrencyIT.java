@@ -4,9 +4,8 @@ import static io.hasp.it.rw.RwTesting.get;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.hasp.HaspClient;
-import io.hasp.client.Replies;
+import io.hasp.Replies;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
 import java.nio.file.Files;

@@ -10,9 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.hasp.HaspClient;
-import io.hasp.client.Replies;
+import io.hasp.Replies;
+import io.hasp.internal.ClientInternals;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
 import io.hasp.lock.rw.HaspReadWriteLock;
@@ -257,7 +257,7 @@ class ReadWriteLockIT {
             assertTrue(pttl(client, timeoutKey) > 0, "the reader's own timeout key renewed too");
             assertTrue(pttl(client, marker.getName()) > 0, "the write hold renewed");
             assertTrue(pttl(client, plain.getName()) > 0, "the reentrant lock renewed by the same task");
-            assertEquals(client.lockService().renewalCalls(), locks.renewalCalls(), "one watchdog per client");
+            assertEquals(ClientInternals.lockService(client).renewalCalls(), locks.renewalCalls(), "one watchdog per client");
 
             get(rw.readLock().unlockAsync(reader));
             assertFalse(exists(client, name));

@@ -4,9 +4,8 @@ import static io.hasp.it.rw.RwTesting.get;
 import static io.hasp.it.rw.RwTesting.until;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.hasp.HaspClient;
-import io.hasp.client.Replies;
+import io.hasp.Replies;
 import io.hasp.lock.LockOwner;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;

@@ -2,7 +2,7 @@ package io.hasp.it.rw;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
-import io.hasp.client.Replies;
+import io.hasp.Replies;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.hasp.it.rw;
 
 import io.hasp.HaspClient;
-import io.hasp.client.Replies;
-import io.hasp.client.RedisCommands;
+import io.hasp.RedisCommands;
+import io.hasp.Replies;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.hasp.bench.client;
 
-import io.hasp.client.Replies;
+import io.hasp.Replies;
 import io.lettuce.core.ScriptOutputType;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -2,7 +2,7 @@ package io.hasp.bench.client;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
-import io.hasp.client.script.Script;
+import io.hasp.Script;
 import io.hasp.testing.RedisServer;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;

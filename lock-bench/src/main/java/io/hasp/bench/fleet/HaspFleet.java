@@ -1,7 +1,7 @@
 package io.hasp.bench.fleet;
 
 import io.hasp.HaspClient;
-import io.hasp.client.RedisCommands;
+import io.hasp.RedisCommands;
 import io.hasp.lock.HaspLock;
 
 /** The hasp side of a {@link FleetWorker}: one client per process, blocking lock() and GET/SET. */

@@ -1,9 +1,9 @@
 package io.hasp.bench.lock;
 
+import io.hasp.RedisCommands;
+import io.hasp.Replies;
 import io.hasp.bench.BenchEnvironment;
 import io.hasp.bench.Library;
-import io.hasp.client.RedisCommands;
-import io.hasp.client.Replies;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;

@@ -1,11 +1,11 @@
 package io.hasp.bench.script;
 
+import io.hasp.Replies;
+import io.hasp.Script;
 import io.hasp.bench.AcquireScriptText;
 import io.hasp.bench.BenchEnvironment;
 import io.hasp.bench.Library;
 import io.hasp.bench.Window;
-import io.hasp.client.Replies;
-import io.hasp.client.script.Script;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -51,7 +51,7 @@ public class EvalShaBenchmark {
         List<String> keyList;
         final String[] args = {AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER, AcquireScriptText.COUNT};
         Script script;
-        io.hasp.client.RedisCommands hasp;
+        io.hasp.RedisCommands hasp;
         Window window;
         RedisCommands<String, String> lettuceSync;
         RedisAsyncCommands<String, String> lettuceAsync;

@@ -45,7 +45,7 @@ public class GetBenchmark {
     public static class Caller {
         String key;
         Window window;
-        io.hasp.client.RedisCommands hasp;
+        io.hasp.RedisCommands hasp;
         RedisCommands<String, String> lettuceSync;
         RedisAsyncCommands<String, String> lettuceAsync;
 

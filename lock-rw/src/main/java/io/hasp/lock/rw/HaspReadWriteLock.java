@@ -1,8 +1,8 @@
 package io.hasp.lock.rw;
 
-import io.hasp.client.Await;
-import io.hasp.client.RedisCommands;
-import io.hasp.lock.LockService;
+import io.hasp.RedisCommands;
+import io.hasp.internal.Await;
+import io.hasp.internal.lock.LockService;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReadWriteLock;
 

@@ -1,9 +1,10 @@
 package io.hasp.lock.rw;
 
 import io.hasp.HaspClient;
-import io.hasp.lock.LockArguments;
+import io.hasp.internal.ClientInternals;
+import io.hasp.internal.lock.LockArguments;
+import io.hasp.internal.lock.LockService;
 import io.hasp.lock.LockOwner;
-import io.hasp.lock.LockService;
 
 /**
  * The entry point to read/write locks: the read/write locks of one {@link HaspClient}, built on
@@ -28,7 +29,7 @@ public final class HaspReadWriteLocks {
 
     private HaspReadWriteLocks(HaspClient client) {
         this.client = client;
-        this.service = client.lockService();
+        this.service = ClientInternals.lockService(client);
     }
 
     /**

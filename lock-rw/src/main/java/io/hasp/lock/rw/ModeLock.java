@@ -1,7 +1,7 @@
 package io.hasp.lock.rw;
 
+import io.hasp.internal.lock.LockService;
 import io.hasp.lock.KindLock;
-import io.hasp.lock.LockService;
 import java.util.concurrent.CompletableFuture;
 
 /**

@@ -1,7 +1,7 @@
 package io.hasp.lock.rw;
 
-import io.hasp.client.RedisCommands;
-import io.hasp.lock.LockKind;
+import io.hasp.RedisCommands;
+import io.hasp.internal.lock.LockKind;
 import io.hasp.lock.LockOwner;
 import java.util.List;
 import java.util.UUID;
@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
  * The two modes of a read/write lock as kinds of lock-core's {@link LockKind}: the read/write
  * scripts and the channel {@code redisson_rwlock:{<name>}}. Everything else (acquisition, waiting,
  * unlock retries, hold registry, the batched watchdog, wait subscriptions) is the client's
- * {@link io.hasp.lock.LockService}, shared with the reentrant lock. One instance per mode;
+ * {@link io.hasp.internal.lock.LockService}, shared with the reentrant lock. One instance per mode;
  * stateless and thread-safe.
  *
  * <p>Leases: a release never shortens the lock (the hash lives as long as its longest hold), so the

@@ -1,8 +1,8 @@
 package io.hasp.lock.rw;
 
-import io.hasp.client.RedisCommands;
-import io.hasp.client.Replies;
-import io.hasp.client.script.Script;
+import io.hasp.RedisCommands;
+import io.hasp.Replies;
+import io.hasp.Script;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 

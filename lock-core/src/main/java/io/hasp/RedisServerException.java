@@ -1,0 +1,48 @@
+package io.hasp;
+
+/**
+ * The server answered a command with an error reply ({@code -ERR ...} or RESP3 {@code !}).
+ *
+ * <p>{@link #code()} is the error's first word as the server sent it, for example
+ * {@code "ERR"}, {@code "WRONGTYPE"}, {@code "READONLY"}, {@code "LOADING"}, {@code "BUSY"},
+ * {@code "NOAUTH"} or {@code "NOSCRIPT"}. The connection stays usable after a server error.
+ */
+public class RedisServerException extends RedisException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String code;
+
+    /**
+     * Creates a server error from the full error text.
+     *
+     * @param serverMessage the error reply as sent by the server, e.g. {@code "WRONGTYPE Operation against a key..."}
+     */
+    public RedisServerException(String serverMessage) {
+        super(serverMessage);
+        this.code = codeOf(serverMessage);
+    }
+
+    /**
+     * The error's code: the first word of the server's message ({@code "ERR"} when the message is empty).
+     *
+     * @return the code, never {@code null}
+     */
+    public String code() {
+        return code;
+    }
+
+    /**
+     * Extracts the code (first word) from a server error message.
+     *
+     * @param serverMessage the error text
+     * @return the first word, or {@code "ERR"} for an empty message
+     */
+    public static String codeOf(String serverMessage) {
+        if (serverMessage == null || serverMessage.isEmpty()) {
+            return "ERR";
+        }
+        int space = serverMessage.indexOf(' ');
+        return space < 0 ? serverMessage : serverMessage.substring(0, space);
+    }
+}

@@ -1,0 +1,408 @@
+package io.hasp.internal.connection;
+
+import io.hasp.HaspConfig;
+import io.hasp.RedisClosedException;
+import io.hasp.RedisConnectionException;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import io.netty.util.TimerTask;
+import io.netty.util.internal.PlatformDependent;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One logical, multiplexed connection to the server that outlives its channels: it connects
+ * and handshakes, takes commands from any thread, writes them in batches (one flush per
+ * event-loop turn), and after a loss lets its {@link ConnectionWatchdog} reconnect while new
+ * commands wait (up to their own timeout) for the connection to be ready again.
+ *
+ * <p>A channel on which nothing has arrived for a while after a command's timeout (the command
+ * timeout, at least 2 s) is taken for dead (half-open TCP, blackholed route) and closed, so
+ * that the watchdog reconnects. Commands in flight when the channel is lost fail with
+ * {@link RedisConnectionException}
+ * and are never re-sent. After {@link #close()} every pending and new command fails with
+ * {@link RedisClosedException}. {@link #dispatch} is thread-safe; the rest of the state is
+ * confined to the connection's event loop, where all futures complete.
+ */
+public final class RedisConnection {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisConnection.class);
+
+    private final String label;
+    private final Connector connector;
+    private final EventLoop loop;
+    private final Timer timer;
+    private final long timeoutMillis;
+    private final long timeoutNanos;
+    private final long tickNanos;
+    private final long stallGraceNanos;
+    private final FrameSink push;
+    private final ConnectionWatchdog watchdog;
+    private final Queue<Command<?>> queue = PlatformDependent.newMpscQueue();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final Runnable drainTask = this::drain;
+    private final List<ConnectionListener> listeners = new CopyOnWriteArrayList<>();
+    private final Runnable sweepTask = this::sweep;
+    private final TimerTask sweepTimerTask = this::sweepOnLoop;
+
+    // Event loop only.
+    private final ArrayDeque<Command<?>> waiting = new ArrayDeque<>();
+    private Channel channel;
+    private CommandHandler handler;
+    private CommandHandler handshaking;
+    private boolean everConnected;
+    private boolean sweepScheduled;
+
+    private volatile boolean ready;
+    private volatile boolean closed;
+
+    /**
+     * Creates a connection (not yet connected; see {@link #start()}).
+     *
+     * @param label a short name for logs and messages, e.g. {@code "cmd-0"}
+     * @param connector opens channels to the server
+     * @param loop the event loop every channel of this connection is registered with
+     * @param timer the client's timer (timeouts, reconnect backoff)
+     * @param push receives push frames (pub/sub), or {@code null} for a command connection
+     */
+    public RedisConnection(String label, Connector connector, EventLoop loop, Timer timer, FrameSink push) {
+        HaspConfig config = connector.config();
+        this.label = label + " " + config.host() + ":" + config.port();
+        this.connector = connector;
+        this.loop = loop;
+        this.timer = timer;
+        this.timeoutMillis = Math.max(1, config.commandTimeout().toMillis());
+        this.timeoutNanos = config.commandTimeout().toNanos();
+        this.tickNanos = config.timerTick().toNanos();
+        this.stallGraceNanos = Math.max(timeoutNanos, TimeUnit.SECONDS.toNanos(2));
+        this.push = push;
+        this.watchdog = new ConnectionWatchdog(this, timer, loop, config.reconnectMinDelay(),
+                config.reconnectMaxDelay(), config.reconnectJitter(), this::connectOnce);
+    }
+
+    /** @return the client's configuration */
+    public HaspConfig config() {
+        return connector.config();
+    }
+
+    /** @return the event loop of this connection */
+    public EventLoop eventLoop() {
+        return loop;
+    }
+
+    /** Event loop only, for tests that probe the pipeline: the current channel, {@code null} while down. */
+    Channel channel() {
+        return channel;
+    }
+
+    /** @return whether the connection is connected and past its handshake (a snapshot) */
+    public boolean isReady() {
+        return ready;
+    }
+
+    /**
+     * Adds a lifecycle listener.
+     *
+     * @param listener called on the event loop
+     */
+    public void addListener(ConnectionListener listener) {
+        listeners.add(listener);
+    }
+
+    /**
+     * Connects for the first time; afterwards losses are repaired by the watchdog.
+     *
+     * @return completes on the event loop when ready; fails with {@code RedisAuthException} or
+     *     {@link RedisConnectionException} (no reconnect is attempted after a failed start)
+     */
+    public CompletableFuture<Void> start() {
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        execute(() -> connectOnce().whenComplete((ok, failure) -> {
+            if (failure != null) {
+                started.completeExceptionally(failure);
+            } else {
+                started.complete(null);
+            }
+        }), started);
+        return started;
+    }
+
+    private CompletableFuture<Void> connectOnce() {
+        if (closed) {
+            return CompletableFuture.failedFuture(closedException());
+        }
+        CommandHandler fresh = new CommandHandler(this, push,
+                push != null && config().protocol() == HaspConfig.Protocol.RESP2);
+        return connector.open(loop, fresh).thenCompose(ch -> Handshake.run(this, fresh).handle((ok, failure) -> {
+            handshaking = null;
+            if (failure == null && closed) {
+                failure = new RedisClosedException(this + ": closed while connecting");
+            }
+            if (failure != null) {
+                ch.close();
+                throw failure instanceof CompletionException ? (CompletionException) failure : new CompletionException(failure);
+            }
+            becomeReady(ch, fresh);
+            return null;
+        })).handle((ok, failure) -> {
+            if (failure != null) {
+                throw new CompletionException(failure instanceof CompletionException ? failure.getCause() : failure);
+            }
+            return null;
+        });
+    }
+
+    private void becomeReady(Channel ch, CommandHandler fresh) {
+        boolean reconnect = everConnected;
+        everConnected = true;
+        channel = ch;
+        handler = fresh;
+        ready = true;
+        ch.closeFuture().addListener(f -> channelClosed(ch));
+        for (ConnectionListener listener : listeners) {
+            try {
+                listener.connected(this, reconnect);
+            } catch (RuntimeException e) {
+                log.warn("{}: connection listener failed", this, e);
+            }
+        }
+        drain();
+    }
+
+    private void channelClosed(Channel ch) {
+        if (channel != ch) {
+            return;
+        }
+        channel = null;
+        handler.failAll(new RedisConnectionException(this + ": connection lost"));
+        handler = null;
+        ready = false;
+        for (ConnectionListener listener : listeners) {
+            try {
+                listener.disconnected(this);
+            } catch (RuntimeException e) {
+                log.warn("{}: connection listener failed", this, e);
+            }
+        }
+        if (!closed) {
+            log.info("{}: connection lost, reconnecting", this);
+            watchdog.connectionLost();
+        }
+    }
+
+    /**
+     * Sends a command: starts its timeout and queues it for the next batch. Thread-safe. While
+     * the connection is down the command waits for the reconnect, up to its timeout.
+     *
+     * @param command the command
+     * @param <T> the command's reply type
+     * @return {@code command}, the future of its reply
+     */
+    public <T> Command<T> dispatch(Command<T> command) {
+        if (closed) {
+            command.fail(closedException());
+            return command;
+        }
+        startDeadline(command);
+        send(command);
+        return command;
+    }
+
+    /** Starts the command timeout: the command must complete within it. */
+    void startDeadline(Command<?> command) {
+        command.startDeadline(System.nanoTime() + timeoutNanos);
+    }
+
+    /** Event loop: the handshake's commands are in flight on {@code fresh}; time them out too. */
+    void sweepHandshake(CommandHandler fresh) {
+        handshaking = fresh;
+        ensureSweep();
+    }
+
+    /**
+     * Event loop: makes sure a timeout sweep is scheduled one timer tick from now. Timeouts are
+     * deadlines checked by this sweep, not one timer entry per command: the hot path allocates
+     * no timer object and the timer thread does no work per command.
+     */
+    private void ensureSweep() {
+        if (sweepScheduled || closed) {
+            return;
+        }
+        sweepScheduled = true;
+        try {
+            timer.newTimeout(sweepTimerTask, tickNanos, TimeUnit.NANOSECONDS);
+        } catch (IllegalStateException timerStopped) {
+            sweepScheduled = false;
+        }
+    }
+
+    private void sweepOnLoop(Timeout tick) {
+        try {
+            loop.execute(sweepTask);
+        } catch (RejectedExecutionException shutDown) {
+            // closing: close() fails whatever is left
+        }
+    }
+
+    private void sweep() {
+        sweepScheduled = false;
+        long now = System.nanoTime();
+        if (handler != null) {
+            handler.expire(now, timeoutMillis);
+            if (handler.stalled(now, stallGraceNanos) && channel != null) {
+                log.warn("{}: no byte from the server for {} ms past a command's timeout, closing the connection"
+                        + " to reconnect", this, TimeUnit.NANOSECONDS.toMillis(stallGraceNanos));
+                channel.close();
+            }
+        }
+        if (handshaking != null) {
+            handshaking.expire(now, timeoutMillis);
+        }
+        Command<?> head;
+        while ((head = waiting.peekFirst()) != null && (head.isDone() || head.expired(now))) {
+            waiting.pollFirst().expireUnsent(timeoutMillis);
+        }
+        if ((handler != null && handler.inFlight() > 0) || (handshaking != null && handshaking.inFlight() > 0)
+                || !waiting.isEmpty()) {
+            ensureSweep();
+        }
+    }
+
+    /**
+     * Queues a command without (re)starting its timeout, e.g. a command sent again after
+     * loading a missing script. Thread-safe.
+     *
+     * @param command the command
+     */
+    public void send(Command<?> command) {
+        queue.offer(command);
+        if (drainScheduled.compareAndSet(false, true)) {
+            try {
+                loop.execute(drainTask);
+            } catch (RejectedExecutionException shutDown) {
+                command.fail(closedException());
+            }
+        }
+        if (closed) {
+            // close() drained the queue on the event loop before or after this offer; either
+            // way this command must not wait for a connection that will never come back
+            command.fail(closedException());
+        }
+    }
+
+    private void drain() {
+        drainScheduled.set(false);
+        if (!ready) {
+            Command<?> command;
+            while ((command = queue.poll()) != null) {
+                if (!command.isDone()) {
+                    waiting.add(command);
+                }
+            }
+            while (!waiting.isEmpty() && waiting.peekFirst().isDone()) {
+                waiting.pollFirst();
+            }
+            if (!waiting.isEmpty()) {
+                ensureSweep();
+            }
+            return;
+        }
+        if (!waiting.isEmpty()) {
+            handler.writeAll(waiting);
+        }
+        handler.writeAll(queue);
+        handler.flush();
+        if (handler.inFlight() > 0) {
+            ensureSweep();
+        }
+    }
+
+    /**
+     * Event loop only: writes a command now if the connection is ready (pub/sub uses this to
+     * keep its subscriptions in step with the connection). The flush follows in this turn.
+     *
+     * @param command the command
+     * @return {@code false} if the connection is not ready (nothing was written)
+     */
+    public boolean writeNow(Command<?> command) {
+        if (!ready) {
+            return false;
+        }
+        handler.write(command);
+        if (drainScheduled.compareAndSet(false, true)) {
+            loop.execute(drainTask);
+        }
+        return true;
+    }
+
+    /**
+     * Closes the connection: no more reconnects; every queued, waiting and in-flight command
+     * fails with {@link RedisClosedException}.
+     *
+     * @return completes when the channel is closed
+     */
+    public CompletableFuture<Void> close() {
+        closed = true;
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        execute(() -> {
+            watchdog.stop();
+            ready = false;
+            RedisClosedException failure = closedException();
+            failQueued();
+            Command<?> command;
+            while ((command = waiting.poll()) != null) {
+                command.fail(failure);
+            }
+            Channel ch = channel;
+            if (handler != null) {
+                handler.failAll(failure);
+            }
+            if (ch == null) {
+                done.complete(null);
+            } else {
+                ch.close().addListener(f -> done.complete(null));
+            }
+        }, done);
+        return done;
+    }
+
+    private void execute(Runnable task, CompletableFuture<?> onRejected) {
+        try {
+            loop.execute(task);
+        } catch (RejectedExecutionException shutDown) {
+            onRejected.completeExceptionally(closedException());
+        }
+    }
+
+    /** Event loop only (the queue has a single consumer). */
+    private void failQueued() {
+        RedisClosedException failure = null;
+        Command<?> command;
+        while ((command = queue.poll()) != null) {
+            if (failure == null) {
+                failure = closedException();
+            }
+            command.fail(failure);
+        }
+    }
+
+    private RedisClosedException closedException() {
+        return new RedisClosedException(this + ": client closed");
+    }
+
+    @Override
+    public String toString() {
+        return "hasp[" + label + "]";
+    }
+}

@@ -1,0 +1,27 @@
+package io.hasp.internal.lock;
+
+import io.hasp.RedisCommands;
+import io.hasp.Replies;
+import io.hasp.Script;
+import java.util.concurrent.CompletableFuture;
+
+/** Typed call of {@code acquire.lua}: take or re-enter a lock, idempotently per target count. */
+final class AcquireScript {
+
+    static final Script SCRIPT = Script.fromResource(AcquireScript.class, "acquire.lua");
+
+    private AcquireScript() {
+    }
+
+    /**
+     * Tries to bring {@code owner}'s hold on lock {@code key} to {@code targetCount}.
+     *
+     * @return a future of {@code null} when the owner holds the lock afterwards, else the
+     *     holder's remaining time to live in milliseconds (-1: no expiry)
+     */
+    static CompletableFuture<Long> run(RedisCommands redis, String key, String owner, long leaseMillis,
+            int targetCount) {
+        return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, LockKeys.hashOnly(key),
+                Boxes.of(leaseMillis), owner, (long) targetCount);
+    }
+}

@@ -1,0 +1,121 @@
+package io.hasp.internal.lock;
+
+import io.hasp.lock.HoldEnd;
+import io.hasp.lock.LockOwner;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * The holds this client knows it has, by lock kind, lock name and owner. Shared by every lock of
+ * one client whatever its {@link LockKind}, the {@link LeaseRenewer} and the unlock path. Thread-safe.
+ */
+final class HoldRegistry {
+
+    /**
+     * Which hold: one owner's on one lock of one kind. Callers that look a hold up more than once
+     * (an acquisition, its hold) make it once and reuse it.
+     */
+    record Key(LockKind kind, String name, String field) {
+    }
+
+    private final ConcurrentHashMap<Key, Hold> holds = new ConcurrentHashMap<>();
+    private final Consumer<Hold> onLost;
+
+    /** A registry that tells no one when a hold is lost. */
+    HoldRegistry() {
+        this(hold -> { });
+    }
+
+    /** A registry that calls {@code onLost} with each hold that ends {@link HoldEnd#LOST} or {@link HoldEnd#EXPIRED}. */
+    HoldRegistry(Consumer<Hold> onLost) {
+        this.onLost = onLost;
+    }
+
+    /** The key of {@code owner}'s hold on {@code name} in {@code kind}. */
+    static Key key(LockKind kind, String name, LockOwner owner) {
+        return new Key(kind, name, kind.holdField(owner));
+    }
+
+    /** The hold of {@code owner} on {@code name} in {@code kind}, or null. */
+    Hold get(LockKind kind, String name, LockOwner owner) {
+        return holds.get(key(kind, name, owner));
+    }
+
+    /** The hold count this client believes the hold {@code key} has (0: none). */
+    int count(Key key) {
+        Hold hold = holds.get(key);
+        return hold == null ? 0 : hold.count();
+    }
+
+    /** Records a successful acquisition and returns the (possibly new) hold. */
+    Hold acquired(LockKind kind, String name, LockOwner owner, int target, long leaseMillis, boolean watchdog,
+            long sentNanos) {
+        return acquired(key(kind, name, owner), owner, target, leaseMillis, watchdog, sentNanos);
+    }
+
+    /** Records a successful acquisition of the hold {@code key} by {@code owner}; returns the (possibly new) hold. */
+    Hold acquired(Key key, LockOwner owner, int target, long leaseMillis, boolean watchdog, long sentNanos) {
+        for (;;) {
+            Hold hold = holds.get(key);
+            if (hold == null) {
+                Hold fresh = new Hold(key, owner);
+                hold = holds.putIfAbsent(key, fresh);
+                if (hold == null) {
+                    hold = fresh;
+                }
+            }
+            if (hold.acquired(target, leaseMillis, watchdog, sentNanos)) {
+                return hold;
+            }
+            // It ended (lost, released) as this acquisition landed: the new hold is a new record.
+            holds.remove(key, hold);
+        }
+    }
+
+    /** Ends {@code hold}: forgets it (if it is still the registered one) and completes its end with {@code how}. */
+    void end(Hold hold, HoldEnd how) {
+        boolean first = hold.markEnded();
+        holds.remove(hold.key, hold);
+        if (first) {
+            hold.end.complete(how);
+            if (how == HoldEnd.LOST || how == HoldEnd.EXPIRED) {
+                onLost.accept(hold);
+            }
+        }
+    }
+
+    /** Every registered hold, a snapshot. */
+    Collection<Hold> all() {
+        return new ArrayList<>(holds.values());
+    }
+
+    /** The registered holds on lock {@code name} in {@code kind}, a snapshot. */
+    List<Hold> onLock(LockKind kind, String name) {
+        List<Hold> result = new ArrayList<>();
+        for (Hold hold : holds.values()) {
+            if (hold.name.equals(name) && hold.kind.equals(kind)) {
+                result.add(hold);
+            }
+        }
+        return result;
+    }
+
+    /** Number of registered holds. */
+    int size() {
+        return holds.size();
+    }
+
+    /** Number of registered holds of {@code kind}. */
+    int size(LockKind kind) {
+        int n = 0;
+        for (Key key : holds.keySet()) {
+            if (key.kind().equals(kind)) {
+                n++;
+            }
+        }
+        return n;
+    }
+}

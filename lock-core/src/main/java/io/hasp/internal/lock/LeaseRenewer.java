@@ -1,0 +1,199 @@
+package io.hasp.internal.lock;
+
+import io.hasp.lock.HoldEnd;
+import io.hasp.lock.LockOwner;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The watchdog of one client: a single periodic task on the shared timer that renews the
+ * leases of all watchdog holds of the client, of every {@link LockKind}, every lease/3, in
+ * batches of at most {@code batchSize} holds of one kind per script call.
+ *
+ * <p>Outcomes per hold: renewed (its lease is valid until send time + lease); no longer held in
+ * Redis ({@link HoldEnd#LOST}); Redis unreachable (tried again next tick, and {@link HoldEnd#LOST}
+ * once the lease has run out without a confirmed renewal). Holds with an explicit lease are
+ * never renewed; once they are well past their lease they are forgotten as {@link HoldEnd#EXPIRED}.
+ * Thread-safe; the task runs on the timer thread and completes on event-loop threads.
+ */
+final class LeaseRenewer {
+
+    /** Sends one batch renewal of one kind: names and owners pairwise; the future is one '1'/'0' per hold. */
+    @FunctionalInterface
+    interface Renewal {
+        CompletableFuture<String> renew(LockKind kind, List<String> names, List<LockOwner> owners, long leaseMillis);
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(LeaseRenewer.class);
+
+    private final HoldRegistry holds;
+    private final Timer timer;
+    private final LongSupplier nanoClock;
+    private final long leaseMillis;
+    private final int batchSize;
+    private final Renewal renewal;
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicLong calls = new AtomicLong();
+    private volatile boolean closed;
+    private volatile Timeout next;
+
+    LeaseRenewer(HoldRegistry holds, Timer timer, LongSupplier nanoClock, long leaseMillis, int batchSize,
+            Renewal renewal) {
+        this.holds = holds;
+        this.timer = timer;
+        this.nanoClock = nanoClock;
+        this.leaseMillis = leaseMillis;
+        this.batchSize = batchSize;
+        this.renewal = renewal;
+    }
+
+    /** The watchdog lease, in milliseconds. */
+    long leaseMillis() {
+        return leaseMillis;
+    }
+
+    /** The period between renewal passes, in milliseconds: a third of the lease. */
+    long periodMillis() {
+        return Math.max(1, leaseMillis / 3);
+    }
+
+    /** How many renewal script calls were sent so far. */
+    long calls() {
+        return calls.get();
+    }
+
+    /** Arms the periodic task, once; further calls do nothing. */
+    void start() {
+        if (!closed && started.compareAndSet(false, true)) {
+            schedule();
+        }
+    }
+
+    /** Stops the periodic task; renewals already sent complete normally. */
+    void close() {
+        closed = true;
+        Timeout t = next;
+        if (t != null) {
+            t.cancel();
+        }
+    }
+
+    private void schedule() {
+        if (closed) {
+            return;
+        }
+        try {
+            next = timer.newTimeout(t -> {
+                try {
+                    renewNow();
+                } finally {
+                    schedule();
+                }
+            }, periodMillis(), TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            // The timer was stopped (client closing): nothing left to renew.
+            log.debug("lease renewal stopped: {}", e.toString());
+        }
+    }
+
+    /** One renewal pass over every watchdog hold, now; the future completes when all batches did. */
+    CompletableFuture<Void> renewNow() {
+        long now = nanoClock.getAsLong();
+        List<CompletableFuture<Void>> flights = new ArrayList<>();
+        Map<LockKind, Batch> batches = new LinkedHashMap<>();
+        for (Hold hold : holds.all()) {
+            if (hold.expired(now, TimeUnit.MILLISECONDS.toNanos(leaseMillis))) {
+                holds.end(hold, HoldEnd.EXPIRED);
+                continue;
+            }
+            Batch batch = batches.computeIfAbsent(hold.kind, k -> new Batch(k, batchSize));
+            if (!hold.beginRenewal(batch.flight)) {
+                continue;
+            }
+            batch.holds.add(hold);
+            if (batch.holds.size() == batchSize) {
+                flights.add(send(batch, now));
+                batches.remove(hold.kind);
+            }
+        }
+        for (Batch batch : batches.values()) {
+            if (!batch.holds.isEmpty()) {
+                flights.add(send(batch, now));
+            }
+        }
+        return CompletableFuture.allOf(flights.toArray(new CompletableFuture<?>[0]));
+    }
+
+    /** Holds of one kind renewed by one script call; {@code flight} completes when it settled. */
+    private static final class Batch {
+        final LockKind kind;
+        final List<Hold> holds;
+        final CompletableFuture<Void> flight = new CompletableFuture<>();
+
+        Batch(LockKind kind, int capacity) {
+            this.kind = kind;
+            this.holds = new ArrayList<>(capacity);
+        }
+    }
+
+    private CompletableFuture<Void> send(Batch batch, long sentNanos) {
+        List<String> names = new ArrayList<>(batch.holds.size());
+        List<LockOwner> owners = new ArrayList<>(batch.holds.size());
+        for (Hold hold : batch.holds) {
+            names.add(hold.name);
+            owners.add(hold.owner);
+        }
+        calls.incrementAndGet();
+        CompletableFuture<String> reply;
+        try {
+            reply = renewal.renew(batch.kind, names, owners, leaseMillis);
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        reply.whenComplete((outcome, error) -> {
+            try {
+                settle(batch.holds, outcome, error, sentNanos);
+            } finally {
+                batch.flight.complete(null);
+            }
+        });
+        return batch.flight;
+    }
+
+    private void settle(List<Hold> batch, String outcome, Throwable error, long sentNanos) {
+        if (error != null || outcome == null || outcome.length() != batch.size()) {
+            long now = nanoClock.getAsLong();
+            String why = error != null ? LockService.unwrap(error).toString() : "unexpected reply " + outcome;
+            log.debug("lease renewal of {} locks failed, trying again next tick: {}", batch.size(), why);
+            for (Hold hold : batch) {
+                hold.endRenewal(false, sentNanos);
+                if (hold.leaseRunOut(now)) {
+                    log.warn("{} lock {} lost by {}: its lease ran out without a confirmed renewal ({})",
+                            hold.kind, hold.name, hold.field, why);
+                    holds.end(hold, HoldEnd.LOST);
+                }
+            }
+            return;
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            Hold hold = batch.get(i);
+            boolean renewed = outcome.charAt(i) == '1';
+            hold.endRenewal(renewed, sentNanos);
+            if (!renewed) {
+                log.warn("{} lock {} lost by {}: no longer held in Redis", hold.kind, hold.name, hold.field);
+                holds.end(hold, HoldEnd.LOST);
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package io.hasp.internal.lock;
+
+import java.util.List;
+
+/**
+ * Names of the Redis keys and channels that belong to one lock, in the layout Redisson 4.x uses,
+ * so that hasp and Redisson clients on one server find each other's locks.
+ *
+ * <p>Every derived name carries the lock's hash tag: {@code {<name>}} when the name has no
+ * opening brace of its own, else the name as given (it already chooses its slot).
+ */
+final class LockKeys {
+
+    /** The message published on {@link #channel} when a lock becomes free: wake one waiter. */
+    static final String UNLOCK_MESSAGE = "0";
+
+    /** The message a read/write lock publishes when its write hold ends: wake all waiters. */
+    static final String READ_UNLOCK_MESSAGE = "1";
+
+    private LockKeys() {
+    }
+
+    /** Slots of the cache of derived names (a power of two). */
+    private static final int CACHE_SLOTS = 1024;
+
+    /** The names derived from one lock name. */
+    private record Derived(String name, List<String> keys, String channel, String latchPrefix) {
+    }
+
+    /**
+     * Derived names of recently used locks, direct-mapped by the name's hash: locking the same names
+     * again builds no strings. Racy on purpose: a slot holds an immutable record or null, and a
+     * lost update only costs building the names again.
+     */
+    private static final Derived[] CACHE = new Derived[CACHE_SLOTS];
+
+    private static Derived derived(String name) {
+        int h = name.hashCode();
+        int slot = (h ^ (h >>> 16)) & (CACHE_SLOTS - 1);
+        Derived d = CACHE[slot];
+        if (d == null || !d.name.equals(name)) {
+            d = new Derived(name, List.of(name), tagged("redisson_lock__channel", name),
+                    tagged("redisson_unlock_latch", name) + ':');
+            CACHE[slot] = d;
+        }
+        return d;
+    }
+
+    /** {@code List.of(name)}: the keys of a script that touches only the lock's hash. */
+    static List<String> hashOnly(String name) {
+        return derived(name).keys;
+    }
+
+    /** The channel on which unlocks of lock {@code name} are announced. */
+    static String channel(String name) {
+        return derived(name).channel;
+    }
+
+    /** The latch key that records the outcome of unlock request {@code requestId}. */
+    static String unlockLatch(String name, String requestId) {
+        return unlockLatchPrefix(name) + requestId;
+    }
+
+    /** What the latch keys of lock {@code name} start with: {@code redisson_unlock_latch:{<name>}:}. */
+    static String unlockLatchPrefix(String name) {
+        return derived(name).latchPrefix;
+    }
+
+    private static String tagged(String prefix, String name) {
+        if (name.indexOf('{') >= 0) {
+            return prefix + ':' + name;
+        }
+        return prefix + ":{" + name + '}';
+    }
+}

@@ -1,0 +1,131 @@
+package io.hasp.internal.lock;
+
+import io.hasp.RedisCommands;
+import io.hasp.lock.LockOwner;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One kind of lock (the reentrant lock, a read/write lock's read or write mode, ...): its Redis
+ * scripts and its unlock channel. {@link LockService} runs the rest for every kind alike: the
+ * acquisition with its deadline and waiting, the unlock retried with one request id, the hold
+ * registry, the batched watchdog and the shared wait subscriptions.
+ *
+ * <p>The service identifies a kind by {@code equals}: use one instance per kind (a singleton).
+ * Implementations must be thread-safe and must not block: every method only sends a script (or
+ * a few commands) and returns its future. A method that throws is treated like a failed future.
+ *
+ * <p>Outcomes that a kind reports drive the service: an acquire's {@code null} records a hold,
+ * a release's {@code 0} keeps it, {@code >= 1} ends it, a renewal's {@code '0'} marks it lost.
+ * Each script must be safe to send twice (the service re-sends after a lost reply): an acquire
+ * brings the owner to {@code targetCount}, never past it; a release answers the first outcome
+ * recorded in its {@code latch} again.
+ */
+public interface LockKind {
+
+    /**
+     * The pub/sub channel on which releases of lock {@code name} are announced; waiters of every
+     * kind that shares a channel share one subscription. Message {@code "0"} wakes one waiter,
+     * {@code "1"} wakes them all.
+     */
+    String channel(String name);
+
+    /**
+     * The identity of {@code owner}'s hold in this kind, unique among the kinds of one lock name
+     * (the reentrant lock: {@link LockOwner#field()}); used in diagnostics and logs.
+     */
+    default String holdField(LockOwner owner) {
+        return owner.field();
+    }
+
+    /**
+     * Tries to bring {@code owner}'s hold count on lock {@code name} to {@code targetCount} with a
+     * lease of {@code leaseMillis}.
+     *
+     * @return a future of {@code null} when the owner holds the lock afterwards, else the holder's
+     *     remaining time to live in milliseconds (-1: no expiry), which bounds the next wait. A
+     *     future failed with an exception that is not a {@link io.hasp.RedisException} is
+     *     a final answer: the acquisition fails with it at once and nothing is rolled back.
+     */
+    CompletableFuture<Long> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
+            int targetCount);
+
+    /**
+     * Gives back one hold of {@code owner} on lock {@code name}, recording the outcome in the key
+     * {@code latch} ({@link #unlockLatchPrefix unlockLatchPrefix(name)} and a request id, the same
+     * for every send of one request) for {@code latchMillis} so that the same request sent again
+     * answers the same; when the owner keeps holds, their lease becomes {@code leaseMillis}.
+     *
+     * @return a future of {@code null} when the owner did not hold it (the service then fails the
+     *     unlock with {@link IllegalMonitorStateException}), {@code 0} when the owner still holds it
+     *     with one hold fewer, {@code >= 1} when the owner's hold ended (whether or not others
+     *     still hold the lock)
+     */
+    CompletableFuture<Long> release(RedisCommands redis, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis);
+
+    /**
+     * Whether this kind can hand a lock straight from one owner to a waiting owner of the same
+     * client in the release script ({@link #releaseTo}). Default: no.
+     */
+    default boolean handsOver() {
+        return false;
+    }
+
+    /**
+     * Like {@link #release}, but when that ends {@code owner}'s last hold the lock is not freed: it
+     * goes in the same script to {@code successor} (one hold, lease {@code successorLeaseMillis}),
+     * and nothing is announced on the channel, since the lock was never free. Only called when
+     * {@link #handsOver()} is true.
+     *
+     * @return a future of what {@link #release} answers, except that {@code 2} replaces {@code 1}
+     *     when the lock went to {@code successor}
+     */
+    default CompletableFuture<Long> releaseTo(RedisCommands redis, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
+        throw new UnsupportedOperationException(this + " locks are not handed over");
+    }
+
+    /**
+     * Undoes the acquisition that would have brought {@code owner} to {@code targetCount} holds, if
+     * it took effect (its reply was lost and its caller gave up); harmless when it never ran.
+     *
+     * @return a future of {@code true} when something was undone
+     */
+    CompletableFuture<Boolean> rollback(RedisCommands redis, String name, LockOwner owner, int targetCount,
+            long leaseMillis);
+
+    /**
+     * Resets to {@code leaseMillis} the lease of each hold of {@code owners.get(i)} on lock
+     * {@code names.get(i)} (the lists have one entry per hold, pairwise), in one call.
+     *
+     * @return a future of a string with one character per hold, in order: {@code '1'} renewed,
+     *     {@code '0'} no longer held (the hold is then reported {@link io.hasp.lock.HoldEnd#LOST})
+     */
+    CompletableFuture<String> renew(RedisCommands redis, List<String> names, List<LockOwner> owners,
+            long leaseMillis);
+
+    /**
+     * Frees lock {@code name} in this kind whoever holds it, announcing it on its channel.
+     *
+     * @return a future of {@code true} when there was a hold to free
+     */
+    CompletableFuture<Boolean> forceRelease(RedisCommands redis, String name);
+
+    /**
+     * Whether a release that ends a hold announces it with {@code "1"} (wake all waiters) rather
+     * than {@code "0"}: then the service does not also hand the lock to one local waiter.
+     */
+    default boolean releaseWakesAll() {
+        return false;
+    }
+
+    /**
+     * What the latch keys of lock {@code name} start with: the service appends a request id, and
+     * {@link #release} records that request's outcome in the key. The service deletes it once the
+     * outcome is confirmed. Default: Redisson's {@code redisson_unlock_latch:{<name>}:}.
+     */
+    default String unlockLatchPrefix(String name) {
+        return LockKeys.unlockLatchPrefix(name);
+    }
+}

@@ -1,0 +1,70 @@
+package io.hasp.internal.lock;
+
+import io.hasp.RedisCommands;
+import io.hasp.lock.LockOwner;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The reentrant lock as a {@link LockKind}: Redisson's {@code RLock} layout (a hash of owner field
+ * to hold count, unlock channel {@code redisson_lock__channel:{<name>}}, message {@code "0"}), by
+ * way of the scripts in this package. Stateless; one instance.
+ */
+public final class ReentrantKind implements LockKind {
+
+    public static final ReentrantKind INSTANCE = new ReentrantKind();
+
+    private ReentrantKind() {
+    }
+
+    @Override
+    public String channel(String name) {
+        return LockKeys.channel(name);
+    }
+
+    @Override
+    public CompletableFuture<Long> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
+            int targetCount) {
+        return AcquireScript.run(redis, name, owner.field(), leaseMillis, targetCount);
+    }
+
+    @Override
+    public CompletableFuture<Long> release(RedisCommands redis, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis) {
+        return UnlockScript.run(redis, name, owner.field(), latch, leaseMillis, latchMillis);
+    }
+
+    @Override
+    public boolean handsOver() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Long> releaseTo(RedisCommands redis, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
+        return UnlockScript.runHandingOver(redis, name, owner.field(), latch, leaseMillis, latchMillis,
+                successor.field(), successorLeaseMillis);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> rollback(RedisCommands redis, String name, LockOwner owner, int targetCount,
+            long leaseMillis) {
+        return RollbackScript.run(redis, name, owner.field(), targetCount, leaseMillis);
+    }
+
+    @Override
+    public CompletableFuture<String> renew(RedisCommands redis, List<String> names, List<LockOwner> owners,
+            long leaseMillis) {
+        return RenewScript.run(redis, names, owners, leaseMillis);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> forceRelease(RedisCommands redis, String name) {
+        return ForceUnlockScript.run(redis, name);
+    }
+
+    @Override
+    public String toString() {
+        return "reentrant";
+    }
+}

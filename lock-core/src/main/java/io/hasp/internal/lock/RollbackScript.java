@@ -1,0 +1,26 @@
+package io.hasp.internal.lock;
+
+import io.hasp.RedisCommands;
+import io.hasp.Replies;
+import io.hasp.Script;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** Typed call of {@code rollback.lua}: undo an abandoned acquisition whose outcome was unknown. */
+final class RollbackScript {
+
+    static final Script SCRIPT = Script.fromResource(RollbackScript.class, "rollback.lua");
+
+    private RollbackScript() {
+    }
+
+    /**
+     * Undoes the acquisition that would have brought {@code owner} to {@code targetCount} holds,
+     * if it took effect; the future is {@code true} when something was undone.
+     */
+    static CompletableFuture<Boolean> run(RedisCommands redis, String name, String owner, int targetCount,
+            long leaseMillis) {
+        return redis.evalsha(SCRIPT, Replies.BOOLEAN, List.of(name, LockKeys.channel(name)),
+                LockKeys.UNLOCK_MESSAGE, owner, (long) targetCount, leaseMillis);
+    }
+}

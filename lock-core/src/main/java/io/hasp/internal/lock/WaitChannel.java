@@ -1,0 +1,325 @@
+package io.hasp.internal.lock;
+
+import io.hasp.internal.pubsub.MessageListener;
+import io.hasp.internal.pubsub.Subscription;
+import io.hasp.lock.LockOwner;
+import io.netty.util.Timeout;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The waiters of one unlock channel in one client (the waiters of one lock, of every
+ * {@link LockKind} that announces its releases there), sharing one subscription. An unlock message ({@code "0"}) wakes one parked waiter, or leaves a permit for a
+ * waiter that is between a failed attempt and parking (at most one permit per waiter); a
+ * {@code "1"} message or a resubscription wakes them all.
+ *
+ * <p>Local hand-off: when this client itself frees the lock it wakes one parked waiter at once,
+ * without waiting for its own unlock message. That message still wakes (or leaves a permit for)
+ * another waiter when it arrives: it cannot be told apart from other unlocks' messages, and it may
+ * even arrive before the unlock's reply, so absorbing "the next message" could swallow another
+ * unlock's wake-up. The price is at most one extra attempt per local unlock.
+ *
+ * <p>Hand-over: a release of this client whose kind {@linkplain LockKind#handsOver() hands over}
+ * may claim the longest-parked waiter of the same kind and lock ({@link #claimSuccessor}) and give
+ * it the lock in the release script itself: one script instead of an unlock, a wake-up and an
+ * acquire, and no other waiter anywhere is woken for nothing. So that waiters in other clients
+ * are not starved, at most {@link #MAX_HAND_OVERS} hand-overs follow each other; the next release
+ * then frees the lock for everyone, wakes no local waiter at once, and for a short
+ * {@linkplain #yielding window} new local acquisitions wait for the unlock message like every
+ * other client's waiters instead of taking the lock first. Thread-safe: the fields are guarded
+ * by {@code this}; wake actions run outside the monitor.
+ */
+final class WaitChannel implements MessageListener {
+
+    /** Most hand-overs in a row before a release frees the lock for every client's waiters. */
+    static final int MAX_HAND_OVERS = 16;
+    /** How long, after such a release, new local acquisitions let other clients' waiters go first. */
+    static final long YIELD_NANOS = 5_000_000L;
+
+    final String channel;
+    /** Completes with this channel once the server confirmed the subscription. */
+    final CompletableFuture<WaitChannel> ready = new CompletableFuture<>();
+
+    private final ArrayDeque<Wake> parked = new ArrayDeque<>();
+    private int refs;                   // guarded by this
+    private int permits;                // guarded by this
+    private boolean closed;             // guarded by this
+    private Timeout linger;             // guarded by this
+    private Subscription subscription;  // guarded by this
+    private int handOvers;              // guarded by this; hand-overs since the lock was last freed
+    private boolean everyonesTurn;      // guarded by this; the coming release frees it for everyone
+    private long yieldUntilNanos;       // guarded by this
+    private boolean yieldSet;           // guarded by this
+    private Acquisition heldBy;         // guarded by this; the local owner the lock was last handed to
+
+    /** The waiters of pub/sub channel {@code channel}, for example {@code LockKind.channel(name)}. */
+    WaitChannel(String channel) {
+        this.channel = channel;
+    }
+
+    /** Adds a waiter; false when the channel is closed (the caller makes a new one). */
+    synchronized boolean join() {
+        if (closed) {
+            return false;
+        }
+        refs++;
+        if (linger != null) {
+            linger.cancel();
+            linger = null;
+        }
+        return true;
+    }
+
+    /** Removes a waiter; true when it was the last one (the caller schedules the linger). */
+    synchronized boolean leave() {
+        if (closed || refs == 0) {
+            return false;
+        }
+        refs--;
+        if (refs == 0) {
+            permits = 0;
+            return true;
+        }
+        permits = Math.min(permits, refs);
+        return false;
+    }
+
+    synchronized void linger(Timeout timeout) {
+        if (refs == 0 && !closed) {
+            if (linger != null) {
+                linger.cancel();
+            }
+            linger = timeout;
+        } else {
+            timeout.cancel();
+        }
+    }
+
+    /** Closes the channel if it is still unused and {@code timeout} is its current linger. */
+    synchronized boolean closeIfIdle(Timeout timeout) {
+        if (closed || refs != 0 || linger != timeout) {
+            return false;
+        }
+        closed = true;
+        return true;
+    }
+
+    /** Closes the channel because its subscription failed. */
+    synchronized void closeFailed() {
+        closed = true;
+    }
+
+    synchronized void subscribed(Subscription subscription) {
+        this.subscription = subscription;
+    }
+
+    synchronized Subscription subscription() {
+        return subscription;
+    }
+
+    /** Parks {@code wake} unless a permit is available; false (permit consumed) means: retry now. */
+    synchronized boolean parkUnlessPermit(Wake wake) {
+        if (permits > 0) {
+            permits--;
+            return false;
+        }
+        parked.addLast(wake);
+        return true;
+    }
+
+    /** Takes {@code wake} out of the queue (after its timeout claimed it, or its attempt ended). */
+    synchronized void unpark(Wake wake) {
+        parked.remove(wake);
+    }
+
+    /**
+     * Claims, for a release by {@code releaser} of lock {@code name} of {@code kind}, the parked
+     * waiter to hand the lock to: the longest-parked acquisition of that kind and lock by another
+     * owner. Null when there is none, or when it is everyone's turn (then the release frees the
+     * lock, and {@link #handOff} wakes no local waiter ahead of the others).
+     */
+    synchronized Wake claimSuccessor(LockKind kind, String name, LockOwner releaser) {
+        if (!ready.isDone() || ready.isCompletedExceptionally()) {
+            return null;
+        }
+        if (handOvers >= MAX_HAND_OVERS) {
+            handOvers = 0;
+            everyonesTurn = true;
+            return null;
+        }
+        for (Iterator<Wake> it = parked.iterator(); it.hasNext(); ) {
+            Wake wake = it.next();
+            Acquisition a = wake.acquisition;
+            if (a == null || !a.kind().equals(kind) || !a.name().equals(name) || a.owner().equals(releaser)) {
+                continue;
+            }
+            if (wake.claim()) {
+                it.remove();
+                return wake;
+            }
+        }
+        handOvers = 0;
+        return null;
+    }
+
+    /** A claimed hand-over took place: the lock went to {@code to}, an owner of this client. */
+    synchronized void handedOver(Acquisition to) {
+        handOvers++;
+        heldBy = to;
+    }
+
+    /**
+     * The lease, in milliseconds, of the owner of this client that holds lock {@code name} of
+     * {@code kind} by a hand-over, when that is not {@code asking}; 0 otherwise. A new acquisition
+     * behind it parks at once instead of sending an attempt bound to fail: the holder's unlock
+     * hands the lock over or frees it (waking a local waiter), and the wait is bounded by the lease.
+     */
+    synchronized long localHoldLease(LockKind kind, String name, LockOwner asking) {
+        Acquisition holder = heldBy;
+        if (holder == null || !holder.kind().equals(kind) || !holder.name().equals(name)
+                || holder.owner().equals(asking)) {
+            return 0;
+        }
+        return holder.leaseMillis();
+    }
+
+    /** An unlock by {@code owner} ended (or may have ended) its hold: it no longer holds the lock. */
+    synchronized void released(LockOwner owner) {
+        if (heldBy != null && heldBy.owner().equals(owner)) {
+            heldBy = null;
+        }
+    }
+
+    /**
+     * {@code owner}'s hold ended without an unlock (lost, expired): when it held the lock by a
+     * hand-over, wake one parked waiter to look again rather than wait out its lease.
+     */
+    void holdLost(LockOwner owner) {
+        Wake wake;
+        synchronized (this) {
+            if (heldBy == null || !heldBy.owner().equals(owner)) {
+                return;
+            }
+            heldBy = null;
+            wake = pollClaimed();
+            if (wake == null) {
+                return;
+            }
+        }
+        wake.run();
+    }
+
+    /** A claimed hand-over did not take place; the next release tries again from the start. */
+    synchronized void handOverFailed() {
+        handOvers = 0;
+    }
+
+    /**
+     * Whether a new local acquisition should let other clients' waiters go first, and for how many
+     * nanoseconds more (0: no): true for a short window after this client freed the lock on
+     * everyone's turn.
+     */
+    synchronized long yielding(long nowNanos) {
+        if (!yieldSet) {
+            return 0;
+        }
+        long left = yieldUntilNanos - nowNanos;
+        if (left <= 0) {
+            yieldSet = false;
+            return 0;
+        }
+        return left;
+    }
+
+    /**
+     * This client freed the lock: wake one local waiter without waiting for the message, unless it
+     * was everyone's turn (then the message wakes a local waiter along with every other client's,
+     * and new local acquisitions yield for {@link #YIELD_NANOS}).
+     *
+     * @param nowNanos the time of the release's reply
+     */
+    void handOff(long nowNanos) {
+        Wake wake;
+        synchronized (this) {
+            if (!ready.isDone() || ready.isCompletedExceptionally()) {
+                return;
+            }
+            if (everyonesTurn) {
+                everyonesTurn = false;
+                yieldSet = true;
+                yieldUntilNanos = nowNanos + YIELD_NANOS;
+                return;
+            }
+            wake = pollClaimed();
+            if (wake == null) {
+                return;
+            }
+        }
+        wake.run();
+    }
+
+    /** Handles an unlock message; runs on an event-loop thread. */
+    @Override
+    public void onMessage(String channel, String message) {
+        synchronized (this) {
+            heldBy = null;  // the lock was freed: whoever holds it now, nobody local is known to
+        }
+        if (LockKeys.UNLOCK_MESSAGE.equals(message)) {
+            Wake wake;
+            synchronized (this) {
+                wake = pollClaimed();
+                if (wake == null) {
+                    permits = Math.min(permits + 1, refs);
+                    return;
+                }
+            }
+            wake.run();
+        } else if (LockKeys.READ_UNLOCK_MESSAGE.equals(message)) {
+            wakeAll();
+        }
+    }
+
+    /** Messages may have been lost while the subscription was down: wake everyone to look again. */
+    @Override
+    public void onResubscribed(String channel) {
+        wakeAll();
+    }
+
+    private void wakeAll() {
+        List<Wake> wakes = new ArrayList<>();
+        synchronized (this) {
+            heldBy = null;
+            for (Wake wake; (wake = pollClaimed()) != null; ) {
+                wakes.add(wake);
+            }
+            // Waiters that were not parked (between a failed try and parking) look again too.
+            permits = Math.max(permits, refs - wakes.size());
+        }
+        for (Wake wake : wakes) {
+            wake.run();
+        }
+    }
+
+    // guarded by this
+    private Wake pollClaimed() {
+        for (Wake wake; (wake = parked.pollFirst()) != null; ) {
+            if (wake.claim()) {
+                return wake;
+            }
+        }
+        return null;
+    }
+
+    /** Number of parked waiters, for tests and diagnostics. */
+    synchronized int parked() {
+        return parked.size();
+    }
+
+    /** Number of waiters, for tests and diagnostics. */
+    synchronized int waiters() {
+        return refs;
+    }
+}

@@ -1,0 +1,66 @@
+package io.hasp.internal.lock;
+
+import io.netty.util.Timeout;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One parked wait of an acquisition: woken exactly once, by an unlock message, a local hand-off
+ * or its timeout, whichever claims it first; or claimed by a release of this client that hands
+ * the lock straight to the acquisition (then it is not run: the release reports to the
+ * acquisition). Thread-safe.
+ */
+final class Wake {
+
+    private final AtomicBoolean claimed = new AtomicBoolean();
+    private final Runnable action;
+    /** The acquisition that parked, which a release of this client may hand the lock to; or null. */
+    final Acquisition acquisition;
+    private volatile Timeout timeout;
+
+    Wake(Runnable action) {
+        this(action, null);
+    }
+
+    Wake(Runnable action, Acquisition acquisition) {
+        this.action = action;
+        this.acquisition = acquisition;
+    }
+
+    /** Takes the right to run; true for exactly one caller. */
+    boolean claim() {
+        return claimed.compareAndSet(false, true);
+    }
+
+    /** Claims it without running it (the wait was abandoned); true when it was still unclaimed. */
+    boolean cancel() {
+        if (!claim()) {
+            return false;
+        }
+        Timeout t = timeout;
+        if (t != null) {
+            t.cancel();
+        }
+        return true;
+    }
+
+    /** Whether someone already claimed it. */
+    boolean claimed() {
+        return claimed.get();
+    }
+
+    void timeout(Timeout timeout) {
+        this.timeout = timeout;
+        if (claimed.get()) {
+            timeout.cancel();
+        }
+    }
+
+    /** Runs the action of a wake that the caller has claimed. */
+    void run() {
+        Timeout t = timeout;
+        if (t != null) {
+            t.cancel();
+        }
+        action.run();
+    }
+}

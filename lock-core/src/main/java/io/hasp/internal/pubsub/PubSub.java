@@ -1,0 +1,26 @@
+package io.hasp.internal.pubsub;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Channel subscriptions of a client, carried by a dedicated connection. Thread-safe.
+ *
+ * <p>Listeners of a channel are reference-counted: the first one subscribes on the server, the
+ * last one to leave unsubscribes. There is no cap on the number of channels. After a reconnect
+ * every active channel is subscribed again, and only then are the listeners told
+ * ({@link MessageListener#onResubscribed}). Futures complete on the pub/sub event loop.
+ */
+public interface PubSub {
+
+    /**
+     * Adds a listener to a channel.
+     *
+     * @param channel the channel, not empty
+     * @param listener the listener; the same instance may be added several times (each is a
+     *     separate registration)
+     * @return completes when the server has confirmed the subscription (at once if the channel
+     *     already was subscribed); fails with {@code RedisTimeoutException} after the command
+     *     timeout (the registration is then removed) or {@code RedisClosedException}
+     */
+    CompletableFuture<Subscription> subscribe(String channel, MessageListener listener);
+}

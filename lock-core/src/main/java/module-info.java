@@ -1,0 +1,26 @@
+/**
+ * The hasp client and its reentrant lock: {@code io.hasp} (the client, its configuration, plain
+ * commands, scripts and the exceptions) and {@code io.hasp.lock} (the lock API).
+ *
+ * <p>Everything under {@code io.hasp.internal} (connections, pool, pub/sub, the lock engine) is not
+ * API: it is exported only to hasp's own modules, and may change in any release. On the class path
+ * the same rule holds by convention: nothing in an {@code internal} package is for users.
+ *
+ * <p>The native epoll transport is optional: on the module path add
+ * {@code --add-modules io.netty.transport.classes.epoll} (with the native jar present) to use it;
+ * without it the client uses NIO.
+ */
+module io.hasp {
+    requires transitive io.hasp.resp;
+    requires io.netty.common;
+    requires io.netty.handler;
+    requires static io.netty.transport.classes.epoll;
+    requires org.slf4j;
+
+    exports io.hasp;
+    exports io.hasp.lock;
+
+    // The read/write lock is built on the lock engine; nothing else outside this module sees it.
+    exports io.hasp.internal to io.hasp.lock.rw;
+    exports io.hasp.internal.lock to io.hasp.lock.rw;
+}

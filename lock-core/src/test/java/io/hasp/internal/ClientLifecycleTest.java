@@ -1,0 +1,123 @@
+package io.hasp.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import io.hasp.HaspClient;
+import io.hasp.HaspConfig;
+import io.hasp.RedisClosedException;
+import io.hasp.RedisConnectionException;
+import io.hasp.Replies;
+import io.hasp.testing.RedisServer;
+import io.hasp.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(RedisServerExtension.class)
+class ClientLifecycleTest {
+
+    /** Live client threads, other than those in {@code before} (other tests' clients may still be closing). */
+    private static List<String> clientThreads(Set<Thread> before) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .filter(thread -> !before.contains(thread))
+                .map(Thread::getName)
+                .filter(name -> name.startsWith("hasp-io-") || name.startsWith("hasp-timer-"))
+                .collect(Collectors.toList());
+    }
+
+    private static Set<Thread> threadsNow() {
+        return new HashSet<>(Thread.getAllStackTraces().keySet());
+    }
+
+    @Test
+    void closeFailsPendingCommandsAndLeavesNoClientThread(RedisServer redis) throws Exception {
+        Set<Thread> before = threadsNow();
+        HaspClient client = HaspClient.create(HaspConfig.builder().uri(redis.uri()).eventLoopThreads(3).build());
+        assertFalse(clientThreads(before).isEmpty());
+        assertEquals("PONG", client.commands().ping().get(10, TimeUnit.SECONDS));
+        CompletableFuture<Void> blocked = client.commands().execute(Replies.VOID, "BLPOP", "never-pushed", 0);
+        client.close();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> blocked.get(10, TimeUnit.SECONDS));
+        assertInstanceOf(RedisClosedException.class, e.getCause());
+        ExecutionException after = assertThrows(ExecutionException.class,
+                () -> client.commands().ping().get(10, TimeUnit.SECONDS));
+        assertInstanceOf(RedisClosedException.class, after.getCause());
+        assertEquals(List.of(), clientThreads(before));
+        client.close();   // idempotent
+    }
+
+    @Test
+    void anUnreachableServerFailsCreateWithAConnectionException() {
+        Set<Thread> before = threadsNow();
+        HaspConfig config = HaspConfig.builder().host("127.0.0.1").port(1).connectTimeout(Duration.ofSeconds(2)).build();
+        RedisConnectionException e = assertThrows(RedisConnectionException.class, () -> HaspClient.create(config));
+        assertTrue(e.getMessage().contains("127.0.0.1:1"), e.getMessage());
+        assertEquals(List.of(), clientThreads(before));
+    }
+
+    @Test
+    void blockingOnAClientThreadFailsFast(RedisServer redis) throws Exception {
+        try (HaspClient client = HaspClient.create(redis.uri())) {
+            // BLPOP with a 200 ms timeout: the callback is attached before the reply, so it runs on the event loop
+            CompletableFuture<Throwable> failure = client.commands().execute(Replies.VOID, "BLPOP", "never", "0.2")
+                    .handle((nil, ignored) -> {
+                        try {
+                            Await.await(client.commands().ping());
+                            return null;
+                        } catch (Throwable t) {
+                            return t;
+                        }
+                    });
+            Throwable t = failure.get(10, TimeUnit.SECONDS);
+            IllegalStateException e = assertInstanceOf(IllegalStateException.class, t);
+            assertTrue(e.getMessage().contains("hasp-io-"), e.getMessage());
+            assertEquals("PONG", Await.await(client.commands().ping()));
+        }
+    }
+
+    @Test
+    void pipelinedCommandsFromSixteenThreadsGetTheirOwnReplies(RedisServer redis) throws Exception {
+        int threads = 16;
+        int perThread = 10_000 / threads;
+        try (HaspClient client = HaspClient.create(HaspConfig.builder().uri(redis.uri()).poolSize(3).build())) {
+            List<CompletableFuture<Integer>> workers = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                workers.add(CompletableFuture.supplyAsync(() -> {
+                    CompletableFuture<?>[] replies = new CompletableFuture<?>[perThread * 2];
+                    for (int i = 0; i < perThread; i++) {
+                        String key = "p:" + thread + ":" + i;
+                        replies[2 * i] = client.commands().set(key, key + "=v");
+                        int n = i;
+                        replies[2 * i + 1] = client.commands().execute(Replies.STRING, "ECHO", thread + "/" + n)
+                                .thenAccept(echo -> assertEquals(thread + "/" + n, echo));
+                    }
+                    CompletableFuture.allOf(replies).join();
+                    int checked = 0;
+                    for (int i = 0; i < perThread; i++) {
+                        String key = "p:" + thread + ":" + i;
+                        assertEquals(key + "=v", client.commands().get(key).join());
+                        checked++;
+                    }
+                    return checked;
+                }, java.util.concurrent.Executors.newSingleThreadExecutor()));
+            }
+            int total = 0;
+            for (CompletableFuture<Integer> worker : workers) {
+                total += worker.get(60, TimeUnit.SECONDS);
+            }
+            assertEquals(threads * perThread, total);
+        }
+    }
+}
