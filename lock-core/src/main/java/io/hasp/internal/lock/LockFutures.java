@@ -8,7 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.BiConsumer;
 
 /**
- * How the blocking methods of {@link io.hasp.lock.KindLock} wait for their async twins and report their
+ * How the blocking methods of {@link KindLock} wait for their async twins and report their
  * failures. Stateless and thread-safe.
  */
 public final class LockFutures {

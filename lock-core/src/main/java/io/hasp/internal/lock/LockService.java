@@ -106,7 +106,7 @@ public final class LockService implements AutoCloseable {
      * @throws IllegalArgumentException when {@code name} is null or empty
      */
     public HaspLock lock(String name) {
-        return new HaspLock(this, LockArguments.name("name", name));
+        return new KindLock(this, ReentrantKind.INSTANCE, LockArguments.name("name", name));
     }
 
     /** This client's id, the first half of every owner field. */

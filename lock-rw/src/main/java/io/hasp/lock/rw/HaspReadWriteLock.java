@@ -42,8 +42,8 @@ public final class HaspReadWriteLock implements ReadWriteLock {
         this.service = service;
         this.redis = redis;
         this.name = name;
-        this.readLock = new ModeLock(service, name, RwLockKind.READ);
-        this.writeLock = new ModeLock(service, name, RwLockKind.WRITE);
+        this.readLock = new RwModeLock(service, name, RwLockKind.READ);
+        this.writeLock = new RwModeLock(service, name, RwLockKind.WRITE);
     }
 
     /** The lock's name: the Redis key of its hash. */
