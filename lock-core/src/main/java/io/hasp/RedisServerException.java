@@ -11,6 +11,7 @@ public class RedisServerException extends RedisException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The error code: the first word of the server's error message, e.g. {@code "WRONGTYPE"}. */
     private final String code;
 
     /**
