@@ -4,8 +4,8 @@ import static io.hasp.it.lock.Clients.seconds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.hasp.HaspClient;
+import io.hasp.it.RedissonRelease;
 import io.hasp.lock.HaspLock;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
@@ -30,8 +30,9 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * A hasp client and a Redisson 4.x client on the same lock name: they exclude each other, wake
- * each other through the unlock channel, and see each other's holds.
+ * A hasp client and a Redisson client on the same lock name: they exclude each other, wake each
+ * other through the unlock channel, and see each other's holds. Runs against Redisson 4.x here and
+ * against the last 3.x release in hasp-interop-redisson3.
  */
 @ExtendWith(RedisServerExtension.class)
 class RedissonInteropIT {
@@ -48,6 +49,11 @@ class RedissonInteropIT {
         config.useSingleServer().setAddress(server.uri());
         redisson = Redisson.create(config);
         probe = RedisProbe.connect(server.port());
+    }
+
+    @Test
+    void runsAgainstTheRedissonReleaseTheBuildNames() throws Exception {
+        assertEquals(RedissonRelease.named(), RedissonRelease.onClassPath());
     }
 
     @AfterAll

@@ -2,10 +2,12 @@ package io.hasp.it.rw;
 
 import static io.hasp.it.rw.RwTesting.get;
 import static io.hasp.it.rw.RwTesting.until;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.Replies;
+import io.hasp.it.RedissonRelease;
 import io.hasp.lock.LockOwner;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
@@ -29,9 +31,10 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * hasp's read/write lock and Redisson 4.x's {@code RReadWriteLock} on one name and one server:
- * they share reads, exclude each other's writers and wake each other. Redisson holders are
- * addressed by explicit thread ids through its async API.
+ * hasp's read/write lock and Redisson's {@code RReadWriteLock} on one name and one server: they
+ * share reads, exclude each other's writers and wake each other. Redisson holders are addressed by
+ * explicit thread ids through its async API. Runs against Redisson 4.x here and against the last
+ * 3.x release in hasp-interop-redisson3.
  */
 @ExtendWith(RedisServerExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -48,6 +51,11 @@ class RedissonReadWriteInteropIT {
         Config config = new Config();
         config.useSingleServer().setAddress(redis.uri());
         redisson = Redisson.create(config);
+    }
+
+    @Test
+    void runsAgainstTheRedissonReleaseTheBuildNames() throws Exception {
+        assertEquals(RedissonRelease.named(), RedissonRelease.onClassPath());
     }
 
     @AfterAll
