@@ -11,7 +11,7 @@ import java.util.function.BiConsumer;
  * How the blocking methods of {@link KindLock} wait for their async twins and report their
  * failures. Stateless and thread-safe.
  */
-public final class LockFutures {
+final class LockFutures {
 
     private LockFutures() {
     }
@@ -26,7 +26,7 @@ public final class LockFutures {
      * @throws IllegalStateException when the future is not done and the calling thread is one of
      *     a hasp client's own threads, which would wait for itself
      */
-    public static <T> T join(CompletableFuture<T> future, String operation) {
+    static <T> T join(CompletableFuture<T> future, String operation) {
         if (!future.isDone()) {
             Await.checkBlockingAllowed(operation);
         }
@@ -62,7 +62,7 @@ public final class LockFutures {
      * future is a client command ({@link Command#whenDone}, no dependent stage allocated), else with
      * {@code whenComplete}. The failure may arrive wrapped in a {@code CompletionException}.
      */
-    public static <T> void whenDone(CompletableFuture<T> future, BiConsumer<? super T, ? super Throwable> action) {
+    static <T> void whenDone(CompletableFuture<T> future, BiConsumer<? super T, ? super Throwable> action) {
         if (future instanceof Command<T> command && command.whenDone(action)) {
             return;
         }
@@ -76,7 +76,7 @@ public final class LockFutures {
      *
      * @throws Error when the cause is an {@link Error}: it is thrown rather than returned
      */
-    public static RuntimeException rethrowable(Throwable failure) {
+    static RuntimeException rethrowable(Throwable failure) {
         Throwable t = LockService.unwrap(failure);
         if (t instanceof RuntimeException e) {
             return e;

@@ -184,7 +184,7 @@ public final class LockService implements AutoCloseable {
         return waiters;
     }
 
-    public RedisCommands redis() {
+    RedisCommands redis() {
         return redis;
     }
 
@@ -245,7 +245,7 @@ public final class LockService implements AutoCloseable {
      * Like {@link #tryAcquire} with no deadline, as a future that completes with null once the
      * lock is held (it never completes with "not acquired"); cancelling it cancels the acquisition.
      */
-    public CompletableFuture<Void> acquireUntilHeld(LockKind kind, String name, LockOwner owner, long leaseMillis) {
+    CompletableFuture<Void> acquireUntilHeld(LockKind kind, String name, LockOwner owner, long leaseMillis) {
         return acquisition(kind, name, owner, leaseMillis, -1).startLocking();
     }
 

@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * @param <T> the result type
  */
-public abstract class ParkingFuture<T> extends HookedFuture<T> {
+abstract class ParkingFuture<T> extends HookedFuture<T> {
 
     private volatile Thread waiter;
 
@@ -44,7 +44,7 @@ public abstract class ParkingFuture<T> extends HookedFuture<T> {
      * @param interruptible whether an interrupt ends the wait with {@link InterruptedException};
      *     when false, the wait goes on and the thread's interrupt status is restored on return
      */
-    public T await(boolean interruptible) throws InterruptedException, ExecutionException {
+    T await(boolean interruptible) throws InterruptedException, ExecutionException {
         if (!isDone()) {
             boolean interrupted = false;
             waiter = Thread.currentThread();

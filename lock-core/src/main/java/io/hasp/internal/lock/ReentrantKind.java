@@ -10,9 +10,9 @@ import java.util.concurrent.CompletableFuture;
  * to hold count, unlock channel {@code redisson_lock__channel:{<name>}}, message {@code "0"}), by
  * way of the scripts in this package. Stateless; one instance.
  */
-public final class ReentrantKind implements LockKind {
+final class ReentrantKind implements LockKind {
 
-    public static final ReentrantKind INSTANCE = new ReentrantKind();
+    static final ReentrantKind INSTANCE = new ReentrantKind();
 
     private ReentrantKind() {
     }
