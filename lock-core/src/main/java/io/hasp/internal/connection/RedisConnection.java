@@ -184,10 +184,13 @@ public final class RedisConnection {
         if (channel != ch) {
             return;
         }
+        // State first, callbacks after: failing the in-flight commands runs their callers'
+        // continuations inline, and they may queue or write commands on this connection.
+        CommandHandler lost = handler;
         channel = null;
-        handler.failAll(new RedisConnectionException(this + ": connection lost"));
         handler = null;
         ready = false;
+        lost.failAll(new RedisConnectionException(this + ": connection lost"));
         for (ConnectionListener listener : listeners) {
             try {
                 listener.disconnected(this);
@@ -318,12 +321,23 @@ public final class RedisConnection {
             }
             return;
         }
+        // A flush can fail and close the channel inline: channelClosed() then retires this
+        // handler (and fails what it had in flight) before flush() returns. Work on the handler
+        // this drain started with, and check afterwards whether it is still the current one.
+        CommandHandler current = handler;
         if (!waiting.isEmpty()) {
-            handler.writeAll(waiting);
+            current.writeAll(waiting);
         }
-        handler.writeAll(queue);
-        handler.flush();
-        if (handler.inFlight() > 0) {
+        current.writeAll(queue);
+        current.flush();
+        if (handler != current) {
+            // Lost during the flush: whatever the retired handler still holds fails like the rest
+            // of its in-flight commands. Commands queued meanwhile scheduled their own drain,
+            // which parks them until the reconnect.
+            current.failAll(new RedisConnectionException(this + ": connection lost while writing"));
+            return;
+        }
+        if (current.inFlight() > 0) {
             ensureSweep();
         }
     }
