@@ -3,9 +3,15 @@ package io.hasp.internal.connection;
 import io.hasp.HaspConfig;
 import io.hasp.RedisAuthException;
 import io.hasp.RedisConnectionException;
+import io.hasp.RedisProtocolException;
 import io.hasp.RedisServerException;
 import io.hasp.Replies;
 import io.hasp.resp.CommandName;
+import io.hasp.resp.RespBulkString;
+import io.hasp.resp.RespInteger;
+import io.hasp.resp.RespMap;
+import io.hasp.resp.RespSimpleString;
+import io.hasp.resp.RespValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +23,11 @@ import java.util.concurrent.CompletionException;
  * then {@code SELECT} when a database other than 0 is configured; a lone {@code PING} when
  * none of these is needed, so that "ready" always means the server answered. Replayed after every
  * reconnect. Runs on the channel's event loop; the password leaves only as a command argument.
+ *
+ * <p>Every reply is checked for its type and content: {@code +OK} for AUTH, CLIENT SETNAME and
+ * SELECT, {@code +PONG} for PING, a map for HELLO. Anything else is not a Redis server speaking the
+ * protocol hasp asked for, and fails the connection with a {@link RedisProtocolException} that
+ * names the command and what came back.
  */
 final class Handshake {
 
@@ -49,34 +60,42 @@ final class Handshake {
             if (config.clientName() != null) {
                 args.addAll(List.of("SETNAME", config.clientName()));
             }
-            steps.add(new Step(new ArgsCommand<>(Replies.VOID, HELLO, args.toArray()), config.hasPassword()));
+            steps.add(new Step("HELLO", new ArgsCommand<>(Replies.VALUE, HELLO, args.toArray()), config.hasPassword(),
+                    Expected.MAP));
         } else {
             if (config.hasPassword()) {
                 Object[] args = config.username() != null
                         ? new Object[] {config.username(), new String(config.password())}
                         : new Object[] {new String(config.password())};
-                steps.add(new Step(new ArgsCommand<>(Replies.VOID, AUTH, args), true));
+                steps.add(new Step("AUTH", new ArgsCommand<>(Replies.VALUE, AUTH, args), true, Expected.OK));
             }
             if (config.clientName() != null) {
-                steps.add(new Step(new ArgsCommand<>(Replies.VOID, CLIENT, "SETNAME", config.clientName()), false));
+                steps.add(new Step("CLIENT SETNAME", new ArgsCommand<>(Replies.VALUE, CLIENT, "SETNAME",
+                        config.clientName()), false, Expected.OK));
             }
         }
         if (config.database() != 0) {
-            steps.add(new Step(new ArgsCommand<>(Replies.VOID, SELECT, (long) config.database()), false));
+            steps.add(new Step("SELECT", new ArgsCommand<>(Replies.VALUE, SELECT, (long) config.database()), false,
+                    Expected.OK));
         }
-        if (steps.isEmpty()) {
-            steps.add(new Step(new ArgsCommand<>(Replies.VOID, PING), false));   // ready means the server answered
+        if (steps.isEmpty()) {   // ready means the server answered
+            steps.add(new Step("PING", new ArgsCommand<>(Replies.VALUE, PING), false, Expected.PONG));
         }
         CompletableFuture<?>[] replies = new CompletableFuture<?>[steps.size()];
         for (int i = 0; i < steps.size(); i++) {
             Step step = steps.get(i);
             connection.startDeadline(step.command);
             handler.write(step.command);
-            replies[i] = step.command.handle((ok, failure) -> {
+            replies[i] = step.command.handle((reply, failure) -> {
                 if (failure != null) {
                     throw new CompletionException(classify(connection, step, failure));
                 }
-                return ok;
+                if (!step.expected.matches(reply)) {
+                    throw new CompletionException(new RedisProtocolException(connection + ": handshake " + step.label
+                            + " answered " + describe(reply) + " (expected: " + step.expected.description
+                            + "); is this a Redis server?", null));
+                }
+                return reply;
             });
         }
         handler.flush();
@@ -93,19 +112,74 @@ final class Handshake {
                     || step.command.name().equals("AUTH")) {
                 return new RedisAuthException(connection + ": authentication refused: " + server.getMessage(), server);
             }
-            return new RedisConnectionException(connection + ": handshake " + step.command.name()
+            return new RedisConnectionException(connection + ": handshake " + step.label
                     + " refused: " + server.getMessage(), server);
         }
         return failure;
     }
 
-    private static final class Step {
-        final ArgsCommand<Void> command;
-        final boolean authenticates;
+    /** A reply for the messages: its type and, for short scalars, its content. */
+    static String describe(RespValue reply) {
+        if (reply instanceof RespSimpleString) {
+            return "+" + abbreviate(((RespSimpleString) reply).value());
+        }
+        if (reply instanceof RespInteger) {
+            return "integer " + ((RespInteger) reply).value();
+        }
+        if (reply instanceof RespBulkString) {
+            return "bulk string \"" + abbreviate(((RespBulkString) reply).asString()) + '"';
+        }
+        if (reply instanceof RespMap) {
+            return "a map of " + ((RespMap) reply).entries().size() + " entries";
+        }
+        return reply == null ? "nothing" : "a reply of type " + reply.type();
+    }
 
-        Step(ArgsCommand<Void> command, boolean authenticates) {
+    private static String abbreviate(String text) {
+        return text.length() <= 40 ? text : text.substring(0, 40) + "...";
+    }
+
+    /** What a handshake step's reply must be. */
+    private enum Expected {
+        OK("+OK") {
+            @Override
+            boolean matches(RespValue reply) {
+                return reply instanceof RespSimpleString && ((RespSimpleString) reply).value().equals("OK");
+            }
+        },
+        PONG("+PONG") {
+            @Override
+            boolean matches(RespValue reply) {
+                return reply instanceof RespSimpleString && ((RespSimpleString) reply).value().equals("PONG");
+            }
+        },
+        MAP("a map of server properties (RESP3)") {
+            @Override
+            boolean matches(RespValue reply) {
+                return reply instanceof RespMap;
+            }
+        };
+
+        final String description;
+
+        Expected(String description) {
+            this.description = description;
+        }
+
+        abstract boolean matches(RespValue reply);
+    }
+
+    private static final class Step {
+        final String label;
+        final ArgsCommand<RespValue> command;
+        final boolean authenticates;
+        final Expected expected;
+
+        Step(String label, ArgsCommand<RespValue> command, boolean authenticates, Expected expected) {
+            this.label = label;
             this.command = command;
             this.authenticates = authenticates;
+            this.expected = expected;
         }
     }
 }

@@ -1,8 +1,10 @@
 package io.hasp.internal.connection;
 
 import io.hasp.HaspConfig;
+import io.hasp.RedisAuthException;
 import io.hasp.RedisClosedException;
 import io.hasp.RedisConnectionException;
+import io.hasp.RedisProtocolException;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.util.Timeout;
@@ -151,6 +153,14 @@ public final class RedisConnection {
             }
             if (failure != null) {
                 ch.close();
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure;
+                if (cause instanceof RedisProtocolException || cause instanceof RedisAuthException) {
+                    // The server answered, but not as a Redis server that accepts us: the next
+                    // attempt will likely answer the same, so the waiting commands learn why now
+                    // instead of timing out.
+                    failWaiting(cause);
+                }
                 throw failure instanceof CompletionException ? (CompletionException) failure : new CompletionException(failure);
             }
             becomeReady(ch, fresh);
@@ -396,6 +406,17 @@ public final class RedisConnection {
             loop.execute(task);
         } catch (RejectedExecutionException shutDown) {
             onRejected.completeExceptionally(closedException());
+        }
+    }
+
+    /** Event loop only: fails every command queued or waiting for the connection with {@code cause}. */
+    private void failWaiting(Throwable cause) {
+        Command<?> command;
+        while ((command = queue.poll()) != null) {
+            command.fail(cause);
+        }
+        while ((command = waiting.poll()) != null) {
+            command.fail(cause);
         }
     }
 
