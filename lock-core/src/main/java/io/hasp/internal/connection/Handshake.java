@@ -84,7 +84,7 @@ final class Handshake {
         CompletableFuture<?>[] replies = new CompletableFuture<?>[steps.size()];
         for (int i = 0; i < steps.size(); i++) {
             Step step = steps.get(i);
-            connection.startDeadline(step.command);
+            connection.startHandshakeDeadline(step.command);
             handler.write(step.command);
             replies[i] = step.command.handle((reply, failure) -> {
                 if (failure != null) {

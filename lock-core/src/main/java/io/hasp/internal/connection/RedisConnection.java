@@ -65,6 +65,7 @@ public final class RedisConnection {
     private CommandHandler handshaking;
     private boolean everConnected;
     private boolean sweepScheduled;
+    private long startDeadlineNanos;   // while start() runs: its connect deadline; 0 afterwards
 
     private volatile boolean ready;
     private volatile boolean closed;
@@ -123,21 +124,74 @@ public final class RedisConnection {
     }
 
     /**
-     * Connects for the first time; afterwards losses are repaired by the watchdog.
+     * Connects for the first time; afterwards losses are repaired by the watchdog. A failed
+     * attempt (refused, dropped during the handshake, no answer) is retried with the reconnect
+     * backoff until the connect timeout has passed; credentials refused or a server that does not
+     * speak Redis fail at once.
      *
-     * @return completes on the event loop when ready; fails with {@code RedisAuthException} or
-     *     {@link RedisConnectionException} (no reconnect is attempted after a failed start)
+     * @return completes on the event loop when ready; fails with {@code RedisAuthException},
+     *     {@code RedisProtocolException}, or {@link RedisConnectionException} saying how many
+     *     attempts were made and why the last one failed
      */
     public CompletableFuture<Void> start() {
         CompletableFuture<Void> started = new CompletableFuture<>();
-        execute(() -> connectOnce().whenComplete((ok, failure) -> {
-            if (failure != null) {
-                started.completeExceptionally(failure);
-            } else {
-                started.complete(null);
-            }
-        }), started);
+        execute(() -> new Starting(started).attempt(), started);
         return started;
+    }
+
+    /**
+     * The first connection's attempts, on the event loop: one at a time, the next after the
+     * watchdog's backoff delay, none starting past the connect deadline, which also bounds each
+     * attempt's handshake.
+     */
+    private final class Starting {
+        private final CompletableFuture<Void> started;
+        private final long deadlineNanos;
+        private int attempts;
+
+        Starting(CompletableFuture<Void> started) {
+            this.started = started;
+            this.deadlineNanos = System.nanoTime() + connector.config().connectTimeout().toNanos();
+            startDeadlineNanos = deadlineNanos;
+        }
+
+        void attempt() {
+            attempts++;
+            connectOnce().whenComplete((ok, failure) -> {
+                if (failure == null) {
+                    startDeadlineNanos = 0;
+                    started.complete(null);
+                    return;
+                }
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                        ? failure.getCause() : failure;
+                long delay = watchdog.delayNanos(attempts - 1);
+                if (closed || cause instanceof RedisAuthException || cause instanceof RedisProtocolException
+                        || System.nanoTime() + delay >= deadlineNanos) {
+                    giveUp(cause);
+                    return;
+                }
+                log.debug("{}: connect attempt {} failed, retrying in {} ms: {}", RedisConnection.this, attempts,
+                        TimeUnit.NANOSECONDS.toMillis(delay), cause.getMessage());
+                try {
+                    timer.newTimeout(t -> execute(this::attempt, started), delay, TimeUnit.NANOSECONDS);
+                } catch (IllegalStateException timerStopped) {
+                    giveUp(cause);
+                }
+            });
+        }
+
+        private void giveUp(Throwable cause) {
+            startDeadlineNanos = 0;
+            if (closed || cause instanceof RedisAuthException || cause instanceof RedisProtocolException) {
+                started.completeExceptionally(cause);
+                return;
+            }
+            HaspConfig config = connector.config();
+            started.completeExceptionally(new RedisConnectionException(RedisConnection.this + ": cannot connect to "
+                    + config.redactedUri() + " within the connect timeout of " + config.connectTimeout().toMillis()
+                    + " ms: " + attempts + " attempt(s), the last failed with: " + cause.getMessage(), cause));
+        }
     }
 
     private CompletableFuture<Void> connectOnce() {
@@ -235,6 +289,15 @@ public final class RedisConnection {
     /** Starts the command timeout: the command must complete within it. */
     void startDeadline(Command<?> command) {
         command.startDeadline(System.nanoTime() + timeoutNanos);
+    }
+
+    /**
+     * Event loop: starts a handshake command's timeout, which while the client starts also ends
+     * at the connect deadline (a server that accepts and never answers fails the start in time).
+     */
+    void startHandshakeDeadline(Command<?> command) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        command.startDeadline(startDeadlineNanos != 0 ? Math.min(deadline, startDeadlineNanos) : deadline);
     }
 
     /** Event loop: the handshake's commands are in flight on {@code fresh}; time them out too. */
