@@ -4,6 +4,7 @@ import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -21,7 +22,16 @@ final class HoldRegistry {
     record Key(LockKind kind, String name, String field) {
     }
 
+    /** How many ended-but-not-unlocked holds {@link #endedUnreleased} remembers at most. */
+    private static final int MAX_REMEMBERED = 4096;
+
     private final ConcurrentHashMap<Key, Hold> holds = new ConcurrentHashMap<>();
+    /**
+     * Holds that ended {@link HoldEnd#LOST} or {@link HoldEnd#EXPIRED} and whose owner has not
+     * unlocked since, with how they ended: an unlock that finds its hold gone reports why. Bounded:
+     * past {@link #MAX_REMEMBERED} entries the oldest-looking are dropped.
+     */
+    private final ConcurrentHashMap<Key, HoldEnd> endedUnreleased = new ConcurrentHashMap<>();
     private final Consumer<Hold> onLost;
 
     /** A registry that tells no one when a hold is lost. */
@@ -58,6 +68,7 @@ final class HoldRegistry {
 
     /** Records a successful acquisition of the hold {@code key} by {@code owner}; returns the (possibly new) hold. */
     Hold acquired(Key key, LockOwner owner, int target, long leaseMillis, boolean watchdog, long sentNanos) {
+        endedUnreleased.remove(key);
         for (;;) {
             Hold hold = holds.get(key);
             if (hold == null) {
@@ -82,9 +93,29 @@ final class HoldRegistry {
         if (first) {
             hold.end.complete(how);
             if (how == HoldEnd.LOST || how == HoldEnd.EXPIRED) {
+                remember(hold.key, how);
                 onLost.accept(hold);
             }
         }
+    }
+
+    /**
+     * How the hold {@code key} ended, if it ended {@link HoldEnd#LOST} or {@link HoldEnd#EXPIRED}
+     * and was not unlocked or acquired again since; forgets it (one unlock reports it).
+     */
+    HoldEnd forgetEnded(Key key) {
+        return endedUnreleased.remove(key);
+    }
+
+    private void remember(Key key, HoldEnd how) {
+        if (endedUnreleased.size() >= MAX_REMEMBERED) {
+            Iterator<Key> oldest = endedUnreleased.keySet().iterator();
+            if (oldest.hasNext()) {
+                oldest.next();
+                oldest.remove();
+            }
+        }
+        endedUnreleased.put(key, how);
     }
 
     /** Every registered hold, a snapshot. */

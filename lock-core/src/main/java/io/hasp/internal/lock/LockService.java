@@ -8,6 +8,7 @@ import io.hasp.RedisTimeoutException;
 import io.hasp.internal.pubsub.PubSub;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldEnd;
+import io.hasp.lock.HoldLostException;
 import io.hasp.lock.LockOwner;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
@@ -416,14 +417,29 @@ public final class LockService implements AutoCloseable {
                 return;
             }
             if (outcome == null) {
+                HoldEnd ended = null;
+                String why = null;
                 if (hold != null) {
-                    holds.end(hold, HoldEnd.LOST);
+                    boolean expired = hold.expired(nanoTime(), 0);
+                    ended = expired ? HoldEnd.EXPIRED : HoldEnd.LOST;
+                    why = expired ? "its lease of " + hold.leaseMillis() + " ms ran out"
+                            : "it was no longer in Redis: the key was deleted or taken over, or the server lost it";
+                    holds.end(hold, ended);
+                    holds.forgetEnded(hold.key);
+                } else {
+                    ended = holds.forgetEnded(HoldRegistry.key(kind, name, owner));
+                    if (ended != null) {
+                        why = ended == HoldEnd.EXPIRED ? "its lease ran out"
+                                : "the watchdog found it gone, or could not reach Redis before the lease ran out";
+                    }
                 }
                 noLongerHeldHere();
                 reportToSuccessor(false, null);
-                completeExceptionally(new IllegalMonitorStateException(kind + " lock " + name
-                        + " is not held by " + owner + " (attempt to unlock a lock held by another"
-                        + " owner, or whose lease ran out)"));
+                completeExceptionally(ended != null
+                        ? new HoldLostException(kind + " lock " + name + ": the hold of " + owner
+                                + " ended before this unlock (" + ended + ": " + why + ")", ended)
+                        : new IllegalMonitorStateException(kind + " lock " + name + " is not held by " + owner
+                                + " (it is held by another owner, or by nobody)"));
                 return;
             }
             latches.forget(latch);
