@@ -6,9 +6,9 @@
  * API: it is exported only to hasp's own modules, and may change in any release. On the class path
  * the same rule holds by convention: nothing in an {@code internal} package is for users.
  *
- * <p>The native epoll transport is optional: on the module path add
- * {@code --add-modules io.netty.transport.classes.epoll} (with the native jar present) to use it;
- * without it the client uses NIO.
+ * <p>The native epoll transport is optional: on the module path add its two modules, for example
+ * {@code --add-modules io.netty.transport.classes.epoll,io.netty.transport.epoll.linux.x86_64}
+ * (the native jar of the platform present); without them the client uses NIO.
  */
 module io.hasp {
     requires transitive io.hasp.resp;

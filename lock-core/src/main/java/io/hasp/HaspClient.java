@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * pub/sub connection.
  *
  * <p>Thread-safe. Every future the client returns completes on one of its event-loop threads
- * ({@code hasp-io-<n>-<m>}); never block in a callback. Blocking waits on those threads fail
- * fast (see {@link io.hasp.internal.Await}).
+ * ({@code hasp-io-<n>-<m>}); never block in a callback. hasp's own blocking calls (a lock's
+ * {@code lock()}, {@code create}) fail fast with {@link IllegalStateException} on those threads
+ * instead of waiting for themselves.
  */
 public final class HaspClient implements AutoCloseable {
 

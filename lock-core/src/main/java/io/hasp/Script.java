@@ -44,6 +44,11 @@ public final class Script {
     /**
      * Loads a script from a UTF-8 class-path resource next to {@code anchor}.
      *
+     * <p>On the module path the resource is read by hasp's module, so a package of a named module
+     * that holds scripts must be open to it: {@code opens com.example.scripts to io.hasp;} (or use
+     * {@link #of(String, String)} with text the application read itself). On the class path no
+     * such declaration is needed.
+     *
      * @param anchor the class whose package the resource name is relative to
      * @param resourceName e.g. {@code "acquire.lua"}; its name without {@code .lua} is the script's name
      * @return the script

@@ -93,6 +93,61 @@ class ApiSurfaceTest {
         }
     }
 
+    @Test
+    void noExportedSignatureNamesAnInternalType() throws Exception {
+        List<String> leaks = new ArrayList<>();
+        for (String line : surface()) {
+            Class<?> type = Class.forName(binaryName(line.substring(line.indexOf(": ") + 2)));
+            List<String> signatures = new ArrayList<>();
+            signatures.add(String.valueOf(type.getGenericSuperclass()));
+            for (java.lang.reflect.Type api : type.getGenericInterfaces()) {
+                signatures.add(api.getTypeName());
+            }
+            for (java.lang.reflect.Method m : type.getDeclaredMethods()) {
+                if (isVisible(m.getModifiers()) && !m.isSynthetic()) {
+                    signatures.add(m.toGenericString());
+                }
+            }
+            for (java.lang.reflect.Constructor<?> c : type.getDeclaredConstructors()) {
+                if (isVisible(c.getModifiers()) && !c.isSynthetic()) {
+                    signatures.add(c.toGenericString());
+                }
+            }
+            for (java.lang.reflect.Field f : type.getDeclaredFields()) {
+                if (isVisible(f.getModifiers()) && !f.isSynthetic()) {
+                    signatures.add(f.toGenericString());
+                }
+            }
+            for (String signature : signatures) {
+                if (signature.contains("io.hasp.internal")) {
+                    leaks.add(type.getName() + ": " + signature);
+                }
+            }
+        }
+        assertTrue(leaks.isEmpty(), "exported signatures name internal types: " + leaks);
+    }
+
+    private static boolean isVisible(int modifiers) {
+        return Modifier.isPublic(modifiers) || Modifier.isProtected(modifiers);
+    }
+
+    /** {@code io.hasp.HaspConfig.Builder} -> {@code io.hasp.HaspConfig$Builder}. */
+    private static String binaryName(String canonical) throws ClassNotFoundException {
+        String name = canonical;
+        for (;;) {
+            try {
+                Class.forName(name, false, ApiSurfaceTest.class.getClassLoader());
+                return name;
+            } catch (ClassNotFoundException e) {
+                int dot = name.lastIndexOf('.');
+                if (dot < 0) {
+                    throw e;
+                }
+                name = name.substring(0, dot) + '$' + name.substring(dot + 1);
+            }
+        }
+    }
+
     /** "module io.hasp: io.hasp.HaspClient" lines, sorted. */
     static List<String> surface() throws Exception {
         List<String> lines = new ArrayList<>();
@@ -122,7 +177,11 @@ class ApiSurfaceTest {
         if (type.isAnonymousClass() || type.isLocalClass() || type.isSynthetic()) {
             return false;
         }
-        for (Class<?> c = type; c != null; c = c.getEnclosingClass()) {
+        // A nested type is API when it is public or protected and every enclosing type is public.
+        if (!(Modifier.isPublic(type.getModifiers()) || (type.isMemberClass() && Modifier.isProtected(type.getModifiers())))) {
+            return false;
+        }
+        for (Class<?> c = type.getEnclosingClass(); c != null; c = c.getEnclosingClass()) {
             if (!Modifier.isPublic(c.getModifiers())) {
                 return false;
             }

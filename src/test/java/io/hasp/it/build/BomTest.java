@@ -53,6 +53,31 @@ class BomTest {
                 "the published modules changed: update this test, the BOM and the README's Install section together");
     }
 
+    @Test
+    void theReleaseProfileExcludesExactlyTheUnpublishedModules() throws Exception {
+        Element parent = read(ROOT.resolve("pom.xml"));
+        TreeSet<String> unpublished = new TreeSet<>();
+        for (Element module : children(child(parent, "modules"), "module")) {
+            Element pom = read(ROOT.resolve(module.getTextContent().trim()).resolve("pom.xml"));
+            Element properties = child(pom, "properties");
+            if (properties != null && text(properties, "hasp.publish.skip", "false").equals("true")) {
+                unpublished.add(text(pom, "artifactId", ""));
+            }
+        }
+        String excluded = null;
+        for (Element profile : children(child(parent, "profiles"), "profile")) {
+            if (text(profile, "id", "").equals("release")) {
+                for (Element plugin : children(child(child(profile, "build"), "plugins"), "plugin")) {
+                    if (text(plugin, "artifactId", "").equals("central-publishing-maven-plugin")) {
+                        excluded = text(child(plugin, "configuration"), "excludeArtifacts", "");
+                    }
+                }
+            }
+        }
+        assertEquals(unpublished, new TreeSet<>(List.of(String.valueOf(excluded).split(","))),
+                "the release profile's excludeArtifacts must name every module that sets hasp.publish.skip");
+    }
+
     private static Element read(Path pom) throws Exception {
         if (!Files.isRegularFile(pom)) {
             throw new AssertionError("no pom at " + pom);

@@ -24,6 +24,15 @@ public final class ModulePathMain {
         System.out.println("exported io.hasp.lock: " + core.isExported("io.hasp.lock"));
         System.out.println("exported io.hasp.internal.lock: " + core.isExported("io.hasp.internal.lock"));
         System.out.println("exported io.hasp.internal.lock to io.hasp.lock.rw: " + core.isExported("io.hasp.internal.lock", rw));
+        java.util.Set<String> open = new java.util.TreeSet<>();
+        for (Module module : java.util.List.of(core, rw, io.hasp.resp.RespReader.class.getModule())) {
+            for (String pkg : module.getPackages()) {
+                if (module.isExported(pkg, ModulePathMain.class.getModule())) {
+                    open.add(pkg);
+                }
+            }
+        }
+        System.out.println("exported to the application: " + open);
         try (HaspClient client = HaspClient.create(HaspConfig.fromUri(args[0]))) {
             HaspLock lock = client.getLock("module-path:lock");
             if (!lock.tryLock(Duration.ofSeconds(5), Duration.ofSeconds(10))) {

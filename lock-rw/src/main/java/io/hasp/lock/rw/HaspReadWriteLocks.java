@@ -7,9 +7,9 @@ import io.hasp.internal.lock.LockService;
 import io.hasp.lock.LockOwner;
 
 /**
- * The entry point to read/write locks: the read/write locks of one {@link HaspClient}, built on
- * the client's {@link LockService} (the same hold registry, batched watchdog and wait
- * subscriptions as its reentrant locks).
+ * The entry point to read/write locks: the read/write locks of one {@link HaspClient}, run by the
+ * same lock engine as the client's reentrant locks (the same hold registry, batched watchdog and
+ * wait subscriptions).
  *
  * <pre>{@code
  * HaspReadWriteLock rw = HaspReadWriteLocks.of(client).get("catalogue");
