@@ -125,6 +125,35 @@ public interface HaspLock extends Lock {
     /** The lock's remaining time to live in milliseconds: -2 when not locked, -1 when it has no expiry. */
     long remainTimeToLive();
 
+    /**
+     * Resets the lease of the calling thread's hold to {@code leaseTime} from now: for holds taken
+     * with a lease time whose work needs longer than planned (a renewable lock registry, a
+     * scheduled job extending its lock). Safe to retry: a send repeated after a lost reply answers
+     * the same.
+     *
+     * @param leaseTime the new lease, from now; at least the client's timer tick
+     * @return true when the thread still held the lock and its lease was reset; false when its
+     *     hold had ended (lease run out, key deleted or lost): nothing changed, and what it does
+     *     now is unprotected
+     * @throws IllegalArgumentException when {@code leaseTime} is null or shorter than a timer tick
+     * @throws IllegalStateException when the hold is kept by the watchdog, which renews it already
+     */
+    boolean extend(Duration leaseTime);
+
+    /** Like {@link #extend(Duration)}. */
+    boolean extend(long leaseTime, TimeUnit unit);
+
+    /**
+     * The async twin of {@link #extend(Duration)} for {@code owner}'s hold: the future is true when
+     * the owner still held the lock and its lease was reset, false when its hold had ended; it
+     * fails with {@link IllegalStateException} for a watchdog hold, or with a Redis error when no
+     * reply came within the retry budget. Completes on an event-loop or timer thread.
+     */
+    CompletableFuture<Boolean> extendAsync(Duration leaseTime, LockOwner owner);
+
+    /** Like {@link #extendAsync(Duration, LockOwner)}. */
+    CompletableFuture<Boolean> extendAsync(long leaseTime, TimeUnit unit, LockOwner owner);
+
     /** Not supported. */
     Condition newCondition();
 

@@ -56,6 +56,14 @@ final class Hold {
         return true;
     }
 
+    /** An extension confirmed by Redis: the lease is {@code leaseMillis} from {@code sentNanos} on. */
+    synchronized void extended(long leaseMillis, long sentNanos) {
+        if (!ended) {
+            this.leaseMillis = leaseMillis;
+            this.validUntilNanos = sentNanos + leaseMillis * 1_000_000L;
+        }
+    }
+
     /** Ends the hold; true for the one caller that ended it. */
     synchronized boolean markEnded() {
         if (ended) {

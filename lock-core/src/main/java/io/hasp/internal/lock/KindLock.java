@@ -178,6 +178,28 @@ public class KindLock implements HaspLock {
     }
 
     @Override
+    public boolean extend(Duration leaseTime) {
+        return join(extendAsync(leaseTime, currentOwner()));
+    }
+
+    @Override
+    public boolean extend(long leaseTime, TimeUnit unit) {
+        return join(extendAsync(leaseTime, unit, currentOwner()));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> extendAsync(Duration leaseTime, LockOwner owner) {
+        long lease = LockArguments.positiveMillis("leaseTime", leaseTime, service.minLeaseMillis());
+        return service.extend(kind, name, LockArguments.notNull("owner", owner), lease);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> extendAsync(long leaseTime, TimeUnit unit, LockOwner owner) {
+        LockArguments.notNull("unit", unit);
+        return extendAsync(Duration.ofMillis(unit.toMillis(leaseTime)), owner);
+    }
+
+    @Override
     public long remainTimeToLive() {
         return join(remainTimeToLiveAsync());
     }

@@ -480,6 +480,32 @@ public final class LockService implements AutoCloseable {
     }
 
     /**
+     * Resets the lease of {@code owner}'s hold on lock {@code name} of {@code kind} to
+     * {@code leaseMillis} from now. The future is true when the owner still held the lock (its
+     * lease was reset), false when it did not (nothing changed; a hold this client tracked ends as
+     * {@link HoldEnd#EXPIRED} or {@link HoldEnd#LOST}). The extension is a plain reset, so a send
+     * repeated after a lost reply answers the same; it is retried like an unlock. Completes on an
+     * event-loop or timer thread; fails with {@link IllegalStateException} for a hold the watchdog
+     * renews.
+     *
+     * @throws IllegalArgumentException when an argument is null or the name empty
+     */
+    public CompletableFuture<Boolean> extend(LockKind kind, String name, LockOwner owner, long leaseMillis) {
+        LockArguments.notNull("kind", kind);
+        LockArguments.name("name", name);
+        LockArguments.notNull("owner", owner);
+        Hold hold = holds.get(kind, name, owner);
+        if (hold != null && hold.watchdog()) {
+            return CompletableFuture.failedFuture(new IllegalStateException(kind + " lock " + name + ": the hold of "
+                    + owner + " is renewed by the watchdog (extend is for holds taken with a lease time)"));
+        }
+        LeaseExtension extension = new LeaseExtension(this, holds, kind, name, owner, leaseMillis, hold,
+                nanoTime() + unlockRetryNanos);
+        extension.send();
+        return extension;
+    }
+
+    /**
      * Frees lock {@code name} of {@code kind} whoever holds it (the kind decides what that
      * deletes), ending this client's holds of that kind on it as {@link HoldEnd#RELEASED}. The
      * future is true when there was a hold to free; it completes on an event-loop thread.

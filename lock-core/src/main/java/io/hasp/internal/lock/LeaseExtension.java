@@ -1,0 +1,80 @@
+package io.hasp.internal.lock;
+
+import io.hasp.lock.HoldEnd;
+import io.hasp.lock.LockOwner;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+
+/**
+ * One {@code extend}: the kind's renewal script for one hold, re-sent after a retryable failure
+ * until its budget runs out, and itself the future the caller gets. Re-sending is safe: the script
+ * only resets the lease of a hold the owner still has, so every send answers the same question.
+ */
+final class LeaseExtension extends CompletableFuture<Boolean> implements BiConsumer<String, Throwable> {
+
+    private final LockService service;
+    private final HoldRegistry holds;
+    private final LockKind kind;
+    private final String name;
+    private final LockOwner owner;
+    private final long leaseMillis;
+    /** This client's record of the hold, or null when it tracks none. */
+    private final Hold hold;
+    private final long retryUntilNanos;
+    private long backoffMillis = 5;
+    private long sentNanos;
+
+    LeaseExtension(LockService service, HoldRegistry holds, LockKind kind, String name, LockOwner owner,
+            long leaseMillis, Hold hold, long retryUntilNanos) {
+        this.service = service;
+        this.holds = holds;
+        this.kind = kind;
+        this.name = name;
+        this.owner = owner;
+        this.leaseMillis = leaseMillis;
+        this.hold = hold;
+        this.retryUntilNanos = retryUntilNanos;
+    }
+
+    void send() {
+        sentNanos = service.nanoTime();
+        CompletableFuture<String> reply;
+        try {
+            reply = kind.renew(service.redis(), List.of(name), List.of(owner), leaseMillis);
+        } catch (RuntimeException e) {
+            accept(null, e);
+            return;
+        }
+        LockFutures.whenDone(reply, this);
+    }
+
+    @Override
+    public void accept(String outcome, Throwable error) {
+        if (error != null) {
+            Throwable cause = LockService.unwrap(error);
+            if (LockService.retryable(cause) && service.nanoTime() - retryUntilNanos < 0) {
+                long delay = backoffMillis;
+                backoffMillis = Math.min(200, backoffMillis * 2);
+                try {
+                    service.schedule(this::send, delay, TimeUnit.MILLISECONDS);
+                    return;
+                } catch (RuntimeException timerStopped) {
+                    cause.addSuppressed(timerStopped);
+                }
+            }
+            completeExceptionally(cause);
+            return;
+        }
+        boolean held = outcome != null && outcome.startsWith("1");
+        if (hold != null) {
+            if (held) {
+                hold.extended(leaseMillis, sentNanos);
+            } else {
+                holds.end(hold, hold.expired(service.nanoTime(), 0) ? HoldEnd.EXPIRED : HoldEnd.LOST);
+            }
+        }
+        complete(held);
+    }
+}
