@@ -14,6 +14,7 @@ module io.hasp {
     requires transitive io.hasp.resp;
     requires io.netty.common;
     requires io.netty.handler;
+    requires io.netty.transport.unix.common;   // the Unix domain socket address (redis-socket://)
     requires static io.netty.transport.classes.epoll;
     requires org.slf4j;
 

@@ -114,6 +114,12 @@ public final class HaspClient implements AutoCloseable {
             throw new IllegalArgumentException("config: null (expected: a HaspConfig)");
         }
         io.hasp.internal.Await.checkBlockingAllowed("HaspClient.create");
+        if (config.socketPath() != null && !(config.nativeTransport() && Transport.nativeAvailable())) {
+            throw new IllegalArgumentException("socket " + config.socketPath() + ": Unix domain sockets (redis-socket://)"
+                    + " need Netty's native epoll transport, which " + (config.nativeTransport()
+                    ? "did not load here (it needs Linux and netty-transport-native-epoll on the class path)"
+                    : "this configuration turns off (nativeTransport(false))"));
+        }
         HaspClient client = new HaspClient(config);
         try {
             client.start();
@@ -127,7 +133,8 @@ public final class HaspClient implements AutoCloseable {
     /**
      * Creates a client from a URI with default settings otherwise.
      *
-     * @param uri {@code redis://[[user]:password@]host[:port][/db]} or {@code rediss://...}
+     * @param uri {@code redis://[[user]:password@]host[:port][/database][?parameters]},
+     *     {@code rediss://...} or {@code redis-socket:///path}; see {@link HaspConfig} for the grammar
      * @return the connected client
      */
     public static HaspClient create(String uri) {

@@ -1,9 +1,6 @@
 package io.hasp;
 
 import io.netty.buffer.ByteBufAllocator;
-import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -12,7 +9,12 @@ import java.util.Arrays;
  * Immutable configuration of a {@link HaspClient}, built with {@link #builder()} or parsed from
  * a URI with {@link #fromUri(String)}.
  *
- * <p>URI form: {@code redis://[[user]:password@]host[:port][/db]}, {@code rediss://} for TLS.
+ * <p>URI form: {@code redis://[[user]:password@]host[:port][/database][?parameters]},
+ * {@code rediss://} for TLS, {@code redis-socket://[[user]:password@]/path[?parameters]} for a Unix
+ * domain socket; parameters {@code timeout}, {@code connectTimeout} (milliseconds, or with
+ * {@code ms}, {@code s}, {@code m}), {@code clientName}, {@code database} and {@code protocol}
+ * ({@code 2} or {@code 3}). Anything else is rejected with an {@link IllegalArgumentException}
+ * that names the part and what is accepted.
  * A user-info without a colon is taken as the password. Passwords never appear in
  * {@link #toString()}, logs or exception messages. Instances are thread-safe.
  */
@@ -29,6 +31,7 @@ public final class HaspConfig {
     private final String host;
     private final int port;
     private final boolean tls;
+    private final Path socketPath;
     private final String username;
     private final char[] password;
     private final int database;
@@ -54,6 +57,7 @@ public final class HaspConfig {
         this.host = b.host;
         this.port = b.port;
         this.tls = b.tls;
+        this.socketPath = b.socketPath;
         this.username = b.username;
         this.password = b.password == null ? null : b.password.clone();
         this.database = b.database;
@@ -98,6 +102,7 @@ public final class HaspConfig {
         b.host = host;
         b.port = port;
         b.tls = tls;
+        b.socketPath = socketPath;
         b.username = username;
         b.password = password == null ? null : password.clone();
         b.database = database;
@@ -127,6 +132,8 @@ public final class HaspConfig {
     public int port() { return port; }
     /** @return whether connections use TLS ({@code rediss://}) */
     public boolean tls() { return tls; }
+    /** @return the Unix domain socket to connect to ({@code redis-socket://}), or {@code null} for TCP */
+    public Path socketPath() { return socketPath; }
     /** @return the ACL user name, or {@code null} for the default user */
     public String username() { return username; }
     /** @return a copy of the password, or {@code null} when none is configured */
@@ -173,11 +180,18 @@ public final class HaspConfig {
 
     /** @return the server address as a URI, with the password masked */
     public String redactedUri() {
-        StringBuilder s = new StringBuilder(tls ? "rediss://" : "redis://");
+        StringBuilder s = new StringBuilder(socketPath != null ? "redis-socket://" : tls ? "rediss://" : "redis://");
         if (username != null || password != null) {
             s.append(username == null ? "" : username).append(password != null ? ":***" : "").append('@');
         }
-        s.append(host).append(':').append(port);
+        if (socketPath != null) {
+            s.append(socketPath);
+            if (database != 0) {
+                s.append("?database=").append(database);
+            }
+            return s.toString();
+        }
+        s.append(host.indexOf(':') >= 0 ? "[" + host + "]" : host).append(':').append(port);
         if (database != 0) {
             s.append('/').append(database);
         }
@@ -204,6 +218,7 @@ public final class HaspConfig {
         private String host = "127.0.0.1";
         private int port = 6379;
         private boolean tls;
+        private Path socketPath;
         private String username;
         private char[] password;
         private int database;
@@ -229,61 +244,49 @@ public final class HaspConfig {
         }
 
         /**
-         * Sets address, TLS, credentials and database from a URI.
+         * Sets address, TLS, credentials, database and the URI's parameters from a URI in the
+         * grammar of the class comment; settings the URI does not name keep their values.
          *
-         * @param uri {@code redis://[[user]:password@]host[:port][/db]} or {@code rediss://...}
+         * @param uri e.g. {@code redis://:secret@127.0.0.1:6380/2?timeout=500ms&clientName=orders}
          * @return this builder
+         * @throws IllegalArgumentException naming the part of the URI that is wrong and what is accepted
          */
         public Builder uri(String uri) {
-            if (uri == null) {
-                throw new IllegalArgumentException("uri: null (expected: redis://[[user]:password@]host[:port][/db])");
+            RedisUri parsed = RedisUri.parse(uri);
+            tls = parsed.scheme.tls;
+            socketPath = parsed.socketPath != null ? Path.of(parsed.socketPath) : null;
+            if (parsed.host != null) {
+                host = parsed.host;
+                port = parsed.port;
             }
-            URI parsed;
-            try {
-                parsed = new URI(uri);
-            } catch (java.net.URISyntaxException e) {
-                throw new IllegalArgumentException("uri: malformed (expected: redis://[[user]:password@]host[:port][/db])");
+            username = parsed.username;
+            password = parsed.password;
+            database = parsed.database != null ? parsed.database : 0;
+            if (parsed.timeout != null) {
+                commandTimeout(parsed.timeout);
             }
-            String scheme = parsed.getScheme();
-            if (!"redis".equalsIgnoreCase(scheme) && !"rediss".equalsIgnoreCase(scheme)) {
-                throw new IllegalArgumentException("uri: scheme " + scheme + " (expected: redis or rediss)");
+            if (parsed.connectTimeout != null) {
+                connectTimeout(parsed.connectTimeout);
             }
-            if (parsed.getHost() == null) {
-                throw new IllegalArgumentException("uri: no host (expected: redis://[[user]:password@]host[:port][/db])");
+            if (parsed.clientName != null) {
+                clientName(parsed.clientName);
             }
-            tls = "rediss".equalsIgnoreCase(scheme);
-            host = parsed.getHost();
-            port = parsed.getPort() < 0 ? 6379 : parsed.getPort();
-            userInfo(parsed.getRawUserInfo());
-            String path = parsed.getPath();
-            if (path != null && path.length() > 1) {
-                try {
-                    database(Integer.parseInt(path.substring(1)));
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("uri: database " + path.substring(1) + " (expected: a number >= 0)");
-                }
+            if (parsed.protocol != null) {
+                protocol(parsed.protocol);
             }
             return this;
         }
 
-        private void userInfo(String raw) {
-            username = null;
-            password = null;
-            if (raw == null || raw.isEmpty()) {
-                return;
-            }
-            int colon = raw.indexOf(':');
-            if (colon < 0) {
-                password = decode(raw).toCharArray();
-                return;
-            }
-            String user = decode(raw.substring(0, colon));
-            username = user.isEmpty() ? null : user;
-            password = decode(raw.substring(colon + 1)).toCharArray();
-        }
-
-        private static String decode(String s) {
-            return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+        /**
+         * Connects through the Unix domain socket {@code path} instead of TCP, as
+         * {@code redis-socket://} does; needs Netty's native epoll transport (Linux).
+         *
+         * @param path the server's socket, e.g. {@code /run/redis/redis.sock}; {@code null} for TCP
+         * @return this builder
+         */
+        public Builder unixSocket(Path path) {
+            this.socketPath = path;
+            return this;
         }
 
         /** @param host the server's host name or address @return this builder */

@@ -41,6 +41,11 @@ public final class Connector {
         return config;
     }
 
+    /** The server's address for messages: {@code host:port}, or the socket's path. */
+    String address() {
+        return config.socketPath() != null ? config.socketPath().toString() : config.host() + ":" + config.port();
+    }
+
     /** @return the transport */
     public Transport transport() {
         return transport;
@@ -56,13 +61,20 @@ public final class Connector {
      */
     CompletableFuture<Channel> open(EventLoop loop, ChannelHandler handler) {
         CompletableFuture<Channel> result = new CompletableFuture<>();
+        boolean socket = config.socketPath() != null;
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
-                .channel(transport.channelClass())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.SO_KEEPALIVE, true)
-                .option(ChannelOption.ALLOCATOR, config.allocator() != null ? config.allocator() : ByteBufAllocator.DEFAULT)
+                .option(ChannelOption.ALLOCATOR, config.allocator() != null ? config.allocator() : ByteBufAllocator.DEFAULT);
+        if (socket) {
+            // HaspClient.create checked that the native transport, the only one with Unix sockets, is in use.
+            bootstrap.channel(transport.domainSocketChannelClass());
+        } else {
+            bootstrap.channel(transport.channelClass())
+                    .option(ChannelOption.TCP_NODELAY, true)
+                    .option(ChannelOption.SO_KEEPALIVE, true);
+        }
+        bootstrap
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
@@ -72,11 +84,13 @@ public final class Connector {
                         ch.pipeline().addLast(handler);
                     }
                 });
-        ChannelFuture connect = bootstrap.connect(config.host(), config.port());
+        ChannelFuture connect = socket
+                ? bootstrap.connect(new io.netty.channel.unix.DomainSocketAddress(config.socketPath().toString()))
+                : bootstrap.connect(config.host(), config.port());
         connect.addListener(f -> {
             if (!f.isSuccess()) {
                 result.completeExceptionally(new RedisConnectionException(
-                        "cannot connect to " + config.host() + ":" + config.port() + ": " + f.cause().getMessage(), f.cause()));
+                        "cannot connect to " + address() + ": " + f.cause().getMessage(), f.cause()));
                 return;
             }
             Channel channel = connect.channel();

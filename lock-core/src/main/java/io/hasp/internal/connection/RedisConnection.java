@@ -81,7 +81,7 @@ public final class RedisConnection {
      */
     public RedisConnection(String label, Connector connector, EventLoop loop, Timer timer, FrameSink push) {
         HaspConfig config = connector.config();
-        this.label = label + " " + config.host() + ":" + config.port();
+        this.label = label + " " + connector.address();
         this.connector = connector;
         this.loop = loop;
         this.timer = timer;

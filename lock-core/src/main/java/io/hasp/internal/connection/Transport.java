@@ -1,5 +1,6 @@
 package io.hasp.internal.connection;
 
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -70,6 +71,19 @@ public final class Transport {
         return nativeTransport;
     }
 
+    /** @return the Unix domain socket channel class of the native transport, or {@code null} on NIO */
+    public Class<? extends Channel> domainSocketChannelClass() {
+        return nativeTransport ? EpollSupport.domainSocketChannelClass() : null;
+    }
+
+    /**
+     * Whether the native epoll transport loads on this machine (Linux, with Netty's native epoll
+     * jars on the class or module path).
+     */
+    public static boolean nativeAvailable() {
+        return epollAvailable();
+    }
+
     /** The only place that names epoll classes. */
     private static final class EpollSupport {
         static boolean available() {
@@ -82,6 +96,10 @@ public final class Transport {
 
         static Class<? extends SocketChannel> channelClass() {
             return io.netty.channel.epoll.EpollSocketChannel.class;
+        }
+
+        static Class<? extends Channel> domainSocketChannelClass() {
+            return io.netty.channel.epoll.EpollDomainSocketChannel.class;
         }
     }
 }

@@ -1,0 +1,297 @@
+package io.hasp;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The one URI grammar of hasp's configuration, parsed strictly:
+ *
+ * <pre>
+ * uri        = scheme "://" [userinfo "@"] location ["?" parameter *("&amp;" parameter)]
+ * scheme     = "redis" | "rediss" | "redis-socket"
+ * userinfo   = [user] [":" password]          (percent-encoded; a lone value is the password)
+ * location   = host [":" port] ["/" database]  for redis and rediss
+ *            | "/" absolute-path                for redis-socket (a Unix domain socket)
+ * host       = name | IPv4 | "[" IPv6 "]"
+ * parameter  = name "=" value, each name at most once:
+ *              timeout, connectTimeout  a duration: milliseconds, or a number with ms, s or m
+ *              clientName               CLIENT SETNAME's value
+ *              database                 0..  (also the path of redis and rediss; not both)
+ *              protocol                 2 or 3
+ * </pre>
+ *
+ * Anything else (an unknown scheme or parameter, a bad value, a repeated parameter) is an
+ * {@link IllegalArgumentException} naming the offending part and what is accepted. Schemes name
+ * their location form and their parameters in {@link Scheme}, so that schemes with several
+ * endpoints (a cluster's seeds, a sentinel set) add a row there and a location form, not a second
+ * parser.
+ */
+final class RedisUri {
+
+    /** The schemes, with the form of their location. */
+    enum Scheme {
+        REDIS("redis", false, false),
+        REDISS("rediss", true, false),
+        REDIS_SOCKET("redis-socket", false, true);
+
+        final String text;
+        final boolean tls;
+        final boolean socket;
+
+        Scheme(String text, boolean tls, boolean socket) {
+            this.text = text;
+            this.tls = tls;
+            this.socket = socket;
+        }
+
+        static Scheme of(String text) {
+            for (Scheme scheme : values()) {
+                if (scheme.text.equalsIgnoreCase(text)) {
+                    return scheme;
+                }
+            }
+            throw new IllegalArgumentException("uri: scheme '" + text + "' (accepted: " + ACCEPTED_SCHEMES + ")");
+        }
+    }
+
+    static final String ACCEPTED_SCHEMES = "redis, rediss, redis-socket";
+    static final String FORM = "redis://[[user]:password@]host[:port][/database][?parameters], rediss://..., "
+            + "or redis-socket://[[user]:password@]/path[?parameters]";
+    static final List<String> PARAMETERS = List.of("timeout", "connectTimeout", "clientName", "database", "protocol");
+
+    final Scheme scheme;
+    final String host;
+    final int port;
+    final String socketPath;
+    final String username;
+    final char[] password;
+    final Integer database;
+    final Duration timeout;
+    final Duration connectTimeout;
+    final String clientName;
+    final HaspConfig.Protocol protocol;
+
+    private RedisUri(Scheme scheme, String host, int port, String socketPath, String username, char[] password,
+            Integer database, Duration timeout, Duration connectTimeout, String clientName, HaspConfig.Protocol protocol) {
+        this.scheme = scheme;
+        this.host = host;
+        this.port = port;
+        this.socketPath = socketPath;
+        this.username = username;
+        this.password = password;
+        this.database = database;
+        this.timeout = timeout;
+        this.connectTimeout = connectTimeout;
+        this.clientName = clientName;
+        this.protocol = protocol;
+    }
+
+    /**
+     * Parses {@code uri}.
+     *
+     * @throws IllegalArgumentException naming the part that is wrong and what is accepted
+     */
+    static RedisUri parse(String uri) {
+        if (uri == null) {
+            throw new IllegalArgumentException("uri: null (expected: " + FORM + ")");
+        }
+        int schemeEnd = uri.indexOf("://");
+        if (schemeEnd <= 0) {
+            throw new IllegalArgumentException("uri: no scheme (expected: " + FORM + ")");
+        }
+        Scheme scheme = Scheme.of(uri.substring(0, schemeEnd));
+        String rest = uri.substring(schemeEnd + 3);
+        String query = null;
+        int question = rest.indexOf('?');
+        if (question >= 0) {
+            query = rest.substring(question + 1);
+            rest = rest.substring(0, question);
+        }
+        if (rest.indexOf('#') >= 0) {
+            throw new IllegalArgumentException("uri: a fragment (#...) (expected: " + FORM + ")");
+        }
+        String username = null;
+        char[] password = null;
+        int at = rest.lastIndexOf('@');
+        if (at >= 0) {
+            String userInfo = rest.substring(0, at);
+            rest = rest.substring(at + 1);
+            int colon = userInfo.indexOf(':');
+            if (colon < 0) {
+                password = decode(userInfo, "password").toCharArray();
+            } else {
+                String user = decode(userInfo.substring(0, colon), "user");
+                username = user.isEmpty() ? null : user;
+                password = decode(userInfo.substring(colon + 1), "password").toCharArray();
+            }
+        }
+        String host = null;
+        int port = 6379;
+        String socketPath = null;
+        Integer database = null;
+        if (scheme.socket) {
+            if (!rest.startsWith("/") || rest.length() < 2) {
+                throw new IllegalArgumentException("uri: socket path '" + rest + "' (expected: an absolute path, as in "
+                        + "redis-socket:///run/redis/redis.sock)");
+            }
+            socketPath = decode(rest, "socket path");
+        } else {
+            int slash = rest.indexOf('/');
+            String authority = slash < 0 ? rest : rest.substring(0, slash);
+            if (slash >= 0 && slash < rest.length() - 1) {
+                database = parseDatabase(rest.substring(slash + 1), "database in the path");
+            }
+            int portStart;
+            if (authority.startsWith("[")) {
+                int close = authority.indexOf(']');
+                if (close < 0) {
+                    throw new IllegalArgumentException("uri: host '" + authority + "' (expected: an IPv6 address in [brackets])");
+                }
+                host = authority.substring(1, close);
+                portStart = close + 1;
+            } else {
+                int colon = authority.indexOf(':');
+                host = colon < 0 ? authority : authority.substring(0, colon);
+                portStart = colon < 0 ? authority.length() : colon;
+            }
+            if (host.isEmpty()) {
+                throw new IllegalArgumentException("uri: no host (expected: " + FORM + ")");
+            }
+            if (host.indexOf(',') >= 0) {
+                throw new IllegalArgumentException("uri: several hosts '" + host + "' (expected: one host for "
+                        + scheme.text + "://)");
+            }
+            if (portStart < authority.length()) {
+                if (authority.charAt(portStart) != ':') {
+                    throw new IllegalArgumentException("uri: '" + authority.substring(portStart)
+                            + "' after the host (expected: :port)");
+                }
+                port = parsePort(authority.substring(portStart + 1));
+            }
+        }
+        Map<String, String> parameters = parameters(query);
+        Integer databaseParameter = parameters.containsKey("database")
+                ? parseDatabase(parameters.get("database"), "parameter database") : null;
+        if (database != null && databaseParameter != null) {
+            throw new IllegalArgumentException("uri: database given twice, in the path (" + database
+                    + ") and as a parameter (" + databaseParameter + ") (expected: one of them)");
+        }
+        return new RedisUri(scheme, host, port, socketPath, username, password,
+                database != null ? database : databaseParameter,
+                parameters.containsKey("timeout") ? parseDuration("timeout", parameters.get("timeout")) : null,
+                parameters.containsKey("connectTimeout")
+                        ? parseDuration("connectTimeout", parameters.get("connectTimeout")) : null,
+                parameters.containsKey("clientName") ? parseClientName(parameters.get("clientName")) : null,
+                parameters.containsKey("protocol") ? parseProtocol(parameters.get("protocol")) : null);
+    }
+
+    private static Map<String, String> parameters(String query) {
+        Map<String, String> parameters = new LinkedHashMap<>();
+        if (query == null || query.isEmpty()) {
+            return parameters;
+        }
+        for (String pair : query.split("&", -1)) {
+            int equals = pair.indexOf('=');
+            if (equals <= 0) {
+                throw new IllegalArgumentException("uri: parameter '" + pair + "' (expected: name=value, names: "
+                        + String.join(", ", PARAMETERS) + ")");
+            }
+            String name = pair.substring(0, equals);
+            if (!PARAMETERS.contains(name)) {
+                throw new IllegalArgumentException("uri: unknown parameter '" + name + "' (accepted: "
+                        + String.join(", ", PARAMETERS) + ")");
+            }
+            if (parameters.put(name, decode(pair.substring(equals + 1), "parameter " + name)) != null) {
+                throw new IllegalArgumentException("uri: parameter '" + name + "' given twice (expected: once)");
+            }
+        }
+        return parameters;
+    }
+
+    private static int parsePort(String text) {
+        try {
+            int port = Integer.parseInt(text);
+            if (port >= 1 && port <= 65535) {
+                return port;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("uri: port '" + text + "' (expected: 1..65535)");
+    }
+
+    private static int parseDatabase(String text, String where) {
+        try {
+            int database = Integer.parseInt(text);
+            if (database >= 0) {
+                return database;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("uri: " + where + " '" + text + "' (expected: a number >= 0)");
+    }
+
+    /** Milliseconds, or a number followed by ms, s or m; more than zero. */
+    static Duration parseDuration(String name, String text) {
+        String lower = text.toLowerCase(Locale.ROOT);
+        long factor;
+        String digits;
+        if (lower.endsWith("ms")) {
+            factor = 1;
+            digits = lower.substring(0, lower.length() - 2);
+        } else if (lower.endsWith("s")) {
+            factor = 1_000;
+            digits = lower.substring(0, lower.length() - 1);
+        } else if (lower.endsWith("m")) {
+            factor = 60_000;
+            digits = lower.substring(0, lower.length() - 1);
+        } else {
+            factor = 1;
+            digits = lower;
+        }
+        try {
+            long value = Long.parseLong(digits);
+            if (value > 0 && value <= Long.MAX_VALUE / factor) {
+                return Duration.ofMillis(value * factor);
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("uri: parameter " + name + " '" + text
+                + "' (expected: a positive duration: milliseconds, or a number with ms, s or m, as in 500ms or 3s)");
+    }
+
+    private static String parseClientName(String text) {
+        if (text.isEmpty() || text.chars().anyMatch(c -> c <= ' ')) {
+            throw new IllegalArgumentException("uri: parameter clientName '" + text
+                    + "' (expected: a non-empty name without spaces)");
+        }
+        return text;
+    }
+
+    private static HaspConfig.Protocol parseProtocol(String text) {
+        switch (text) {
+            case "2":
+                return HaspConfig.Protocol.RESP2;
+            case "3":
+                return HaspConfig.Protocol.RESP3;
+            default:
+                throw new IllegalArgumentException("uri: parameter protocol '" + text + "' (expected: 2 or 3)");
+        }
+    }
+
+    private static String decode(String text, String what) {
+        try {
+            return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            // The message must not echo a password.
+            throw new IllegalArgumentException("uri: " + what + " is not percent-encoded correctly");
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.hasp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/** The URI grammar: every accepted form, and every rejection naming what is wrong and what is accepted. */
+class RedisUriTest {
+
+    @Test
+    void theFullRedisForm() {
+        HaspConfig c = HaspConfig.fromUri("redis://locker:p%40ss@cache.example:6380/4"
+                + "?timeout=500ms&connectTimeout=2s&clientName=orders&protocol=3");
+        assertEquals("cache.example", c.host());
+        assertEquals(6380, c.port());
+        assertFalse(c.tls());
+        assertEquals("locker", c.username());
+        assertEquals("p@ss", new String(c.password()));
+        assertEquals(4, c.database());
+        assertEquals(Duration.ofMillis(500), c.commandTimeout());
+        assertEquals(Duration.ofSeconds(2), c.connectTimeout());
+        assertEquals("orders", c.clientName());
+        assertEquals(HaspConfig.Protocol.RESP3, c.protocol());
+        assertNull(c.socketPath());
+        assertEquals("redis://locker:***@cache.example:6380/4", c.redactedUri());
+    }
+
+    @Test
+    void defaultsAndShortForms() {
+        HaspConfig c = HaspConfig.fromUri("rediss://h");
+        assertTrue(c.tls());
+        assertEquals(6379, c.port());
+        assertEquals(0, c.database());
+        assertNull(c.username());
+        assertNull(c.password());
+        assertEquals("secret", new String(HaspConfig.fromUri("redis://secret@h").password()), "a lone user-info is the password");
+        assertEquals(7, HaspConfig.fromUri("redis://h?database=7").database());
+        assertEquals(Duration.ofMinutes(1), HaspConfig.fromUri("redis://h?timeout=1m").commandTimeout());
+        assertEquals(Duration.ofMillis(250), HaspConfig.fromUri("redis://h?connectTimeout=250").connectTimeout());
+        assertEquals(HaspConfig.Protocol.RESP2, HaspConfig.fromUri("redis://h?protocol=2").protocol());
+        HaspConfig v6 = HaspConfig.fromUri("redis://[::1]:7000");
+        assertEquals("::1", v6.host());
+        assertEquals(7000, v6.port());
+        assertEquals("redis://[::1]:7000", v6.redactedUri());
+    }
+
+    @Test
+    void theSocketForm() {
+        HaspConfig c = HaspConfig.fromUri("redis-socket://:pw@/run/redis/redis.sock?database=2&timeout=1s");
+        assertEquals(Path.of("/run/redis/redis.sock"), c.socketPath());
+        assertEquals(2, c.database());
+        assertEquals("pw", new String(c.password()));
+        assertEquals(Duration.ofSeconds(1), c.commandTimeout());
+        assertEquals("redis-socket://:***@/run/redis/redis.sock?database=2", c.redactedUri());
+        assertEquals(Path.of("/tmp/r.sock"), HaspConfig.fromUri("redis-socket:///tmp/r.sock").socketPath());
+    }
+
+    @Test
+    void settingsTheUriDoesNotNameKeepTheirValues() {
+        HaspConfig c = HaspConfig.builder().commandTimeout(Duration.ofSeconds(9)).clientName("kept").uri("redis://h").build();
+        assertEquals(Duration.ofSeconds(9), c.commandTimeout());
+        assertEquals("kept", c.clientName());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "http://h                               | scheme 'http' (accepted: redis, rediss, redis-socket)",
+        "redis-cluster://h:1,h:2                | scheme 'redis-cluster' (accepted: redis, rediss, redis-socket)",
+        "h:6379                                 | no scheme",
+        "redis://                               | no host",
+        "redis://h:0                            | port '0' (expected: 1..65535)",
+        "redis://h:70000                        | port '70000' (expected: 1..65535)",
+        "redis://h:x                            | port 'x' (expected: 1..65535)",
+        "redis://h1,h2                          | several hosts 'h1,h2' (expected: one host for redis://)",
+        "redis://h/x                            | database in the path 'x' (expected: a number >= 0)",
+        "redis://h/-1                           | database in the path '-1' (expected: a number >= 0)",
+        "redis://h/1?database=2                 | database given twice",
+        "redis://h?db=1                         | unknown parameter 'db' (accepted: timeout, connectTimeout, clientName, database, protocol)",
+        "redis://h?timeout                      | parameter 'timeout' (expected: name=value",
+        "redis://h?timeout=0                    | parameter timeout '0' (expected: a positive duration",
+        "redis://h?timeout=3h                   | parameter timeout '3h' (expected: a positive duration",
+        "redis://h?connectTimeout=-5            | parameter connectTimeout '-5' (expected: a positive duration",
+        "redis://h?protocol=4                   | parameter protocol '4' (expected: 2 or 3)",
+        "redis://h?clientName=                  | parameter clientName '' (expected: a non-empty name without spaces)",
+        "redis://h?protocol=2&protocol=3        | parameter 'protocol' given twice",
+        "redis://[::1                           | an IPv6 address in [brackets]",
+        "redis://h#x                            | a fragment",
+        "redis-socket://relative.sock           | socket path 'relative.sock' (expected: an absolute path",
+    })
+    void rejectionsNameThePartAndWhatIsAccepted(String uri, String message) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HaspConfig.fromUri(uri));
+        assertTrue(e.getMessage().startsWith("uri: "), e.getMessage());
+        assertTrue(e.getMessage().contains(message.trim()), e.getMessage());
+    }
+
+    @Test
+    void aBadlyEncodedPasswordIsNotEchoed() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> HaspConfig.fromUri("redis://:sec%zzret@h"));
+        assertFalse(e.getMessage().contains("sec"), e.getMessage());
+        assertNull(assertThrows(IllegalArgumentException.class, () -> HaspConfig.fromUri(null)).getCause());
+    }
+}
