@@ -1,0 +1,24 @@
+package io.hasp.internal.cluster;
+
+/**
+ * A cluster node's client address as the cluster announces it.
+ *
+ * @param host its host name or IP address
+ * @param port its client port
+ */
+public record NodeAddress(String host, int port) {
+
+    public NodeAddress {
+        if (host == null || host.isEmpty()) {
+            throw new IllegalArgumentException("host: " + (host == null ? "null" : "empty") + " (expected: a host)");
+        }
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("port: " + port + " (expected: 1..65535)");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+    }
+}
