@@ -129,11 +129,15 @@ final class FakeRedis implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         server.close();
         dropConnections();
-        for (Thread thread : threads) {
-            thread.join(TimeUnit.SECONDS.toMillis(10));
+        try {
+            for (Thread thread : threads) {
+                thread.join(TimeUnit.SECONDS.toMillis(10));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -38,6 +38,15 @@ public final class SlotMap {
         return replicas.getOrDefault(master, List.of());
     }
 
+    /** A copy of this map in which {@code master} serves {@code slot} (after a {@code MOVED}). */
+    public SlotMap withMaster(int slot, NodeAddress master) {
+        NodeAddress[] moved = masterBySlot.clone();
+        moved[slot] = master;
+        Map<NodeAddress, List<NodeAddress>> known = new LinkedHashMap<>(replicas);
+        known.putIfAbsent(master, List.of());
+        return new SlotMap(moved, Collections.unmodifiableMap(known));
+    }
+
     /** How many slots have a master. */
     public int coveredSlots() {
         int covered = 0;

@@ -1,0 +1,292 @@
+package io.hasp.internal.cluster;
+
+import io.hasp.RedisCommands;
+import io.hasp.RedisConnectionException;
+import io.hasp.RedisServerException;
+import io.hasp.Replies;
+import io.hasp.Reply;
+import io.hasp.Script;
+import io.netty.util.Timer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * {@link RedisCommands} on a Redis Cluster: every keyed command and script call goes to the
+ * master of its key's slot. {@code MOVED} records the slot's new master and sends again there;
+ * {@code ASK} sends {@code ASKING} and the command to the named node once, without changing the
+ * map; {@code TRYAGAIN} and {@code CLUSTERDOWN} are sent again after a growing pause, within the
+ * command's retry budget. A command is sent again only after the server refused it with one of
+ * those errors, that is, when it did not run, so re-sending never runs it twice.
+ *
+ * <p>For {@link #execute}, the first argument is taken as the key (true of the commands locks and
+ * most applications send); a command without arguments goes to a master. Scripts must keep all
+ * their keys in one slot, as hasp's locks do through their {@code {name}} hash tags. Thread-safe.
+ */
+public final class ClusterCommands implements RedisCommands {
+
+    private static final int MAX_REDIRECTS = 5;
+
+    private final ClusterNodes nodes;
+    private final Timer timer;
+    private final long retryBudgetNanos;
+    private volatile SlotMap map;
+
+    /**
+     * @param nodes the nodes' connections
+     * @param map the topology to start from
+     * @param timer the client's timer, for pauses between retries
+     * @param retryBudgetMillis how long TRYAGAIN and CLUSTERDOWN are retried for
+     */
+    public ClusterCommands(ClusterNodes nodes, SlotMap map, Timer timer, long retryBudgetMillis) {
+        this.nodes = nodes;
+        this.map = map;
+        this.timer = timer;
+        this.retryBudgetNanos = TimeUnit.MILLISECONDS.toNanos(retryBudgetMillis);
+    }
+
+    /**
+     * Reads the topology from the first of {@code seeds} that answers: {@code CLUSTER SHARDS},
+     * or {@code CLUSTER SLOTS} where the server has no SHARDS (before 7.0).
+     *
+     * @return completes with the map, or fails naming every seed's failure
+     */
+    public static CompletableFuture<SlotMap> discover(ClusterNodes nodes, List<NodeAddress> seeds) {
+        return discover(nodes, seeds, 0, new ArrayList<>());
+    }
+
+    private static CompletableFuture<SlotMap> discover(ClusterNodes nodes, List<NodeAddress> seeds, int index,
+            List<String> failures) {
+        if (index == seeds.size()) {
+            return CompletableFuture.failedFuture(new RedisConnectionException(
+                    "no cluster topology from any seed: " + String.join("; ", failures), null));
+        }
+        NodeAddress seed = seeds.get(index);
+        RedisCommands commands = nodes.of(seed);
+        return commands.execute(Replies.VALUE, "CLUSTER", "SHARDS")
+                .thenApply(reply -> TopologyReplies.fromShards(reply, seed.host()))
+                .exceptionallyCompose(failure -> unwrap(failure) instanceof RedisServerException server
+                        && server.code().equals("ERR")
+                        ? commands.execute(Replies.VALUE, "CLUSTER", "SLOTS")
+                                .thenApply(reply -> TopologyReplies.fromSlots(reply, seed.host()))
+                        : CompletableFuture.failedFuture(failure))
+                .thenCompose(found -> found.coveredSlots() == 0
+                        ? CompletableFuture.failedFuture(new RedisConnectionException(seed
+                                + " serves no slot: is it running in cluster mode with slots assigned?", null))
+                        : CompletableFuture.completedFuture(found))
+                .exceptionallyCompose(failure -> {
+                    failures.add(seed + ": " + unwrap(failure).getMessage());
+                    return discover(nodes, seeds, index + 1, failures);
+                });
+    }
+
+    /** The current topology. */
+    public SlotMap map() {
+        return map;
+    }
+
+    @Override
+    public <T> CompletableFuture<T> evalsha(Script script, Reply<T> reply, List<String> keys, Object... args) {
+        if (keys == null || keys.isEmpty()) {
+            return anyMaster(c -> c.evalsha(script, reply, keys, args));
+        }
+        int slot = ClusterSlot.of(keys.get(0));
+        for (int i = 1; i < keys.size(); i++) {
+            if (ClusterSlot.of(keys.get(i)) != slot) {
+                throw new IllegalArgumentException("keys: " + keys + " (expected: all in one slot, e.g. sharing a {hash tag})");
+            }
+        }
+        return routed(slot, c -> c.evalsha(script, reply, keys, args));
+    }
+
+    @Override
+    public <T> CompletableFuture<T> execute(Reply<T> reply, String command, Object... args) {
+        if (args.length == 0 || !(args[0] instanceof CharSequence)) {
+            return anyMaster(c -> c.execute(reply, command, args));
+        }
+        return routed(ClusterSlot.of(args[0].toString()), c -> c.execute(reply, command, args));
+    }
+
+    @Override
+    public CompletableFuture<String> scriptLoad(Script script) {
+        List<CompletableFuture<String>> loads = new ArrayList<>();
+        for (NodeAddress master : map.masters()) {
+            loads.add(nodes.of(master).scriptLoad(script));
+        }
+        return CompletableFuture.allOf(loads.toArray(new CompletableFuture<?>[0])).thenApply(v -> loads.get(0).join());
+    }
+
+    @Override
+    public CompletableFuture<Long> publish(String channel, String message) {
+        return anyMaster(c -> c.publish(channel, message));
+    }
+
+    @Override
+    public CompletableFuture<Long> pttl(String key) {
+        return routed(ClusterSlot.of(key), c -> c.pttl(key));
+    }
+
+    @Override
+    public CompletableFuture<String> hget(String key, String field) {
+        return routed(ClusterSlot.of(key), c -> c.hget(key, field));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> hexists(String key, String field) {
+        return routed(ClusterSlot.of(key), c -> c.hexists(key, field));
+    }
+
+    @Override
+    public CompletableFuture<Long> hlen(String key) {
+        return routed(ClusterSlot.of(key), c -> c.hlen(key));
+    }
+
+    /** Deletes {@code keys}, one DEL per slot; the future is the number deleted in all. */
+    @Override
+    public CompletableFuture<Long> del(String... keys) {
+        if (keys == null || keys.length == 0) {
+            throw new IllegalArgumentException("keys: none (expected: at least one key)");
+        }
+        Map<Integer, List<String>> bySlot = new LinkedHashMap<>();
+        for (String key : keys) {
+            bySlot.computeIfAbsent(ClusterSlot.of(key), s -> new ArrayList<>()).add(key);
+        }
+        List<CompletableFuture<Long>> parts = new ArrayList<>();
+        for (Map.Entry<Integer, List<String>> slot : bySlot.entrySet()) {
+            String[] group = slot.getValue().toArray(new String[0]);
+            parts.add(routed(slot.getKey(), c -> c.del(group)));
+        }
+        CompletableFuture<Long> total = CompletableFuture.completedFuture(0L);
+        for (CompletableFuture<Long> part : parts) {
+            total = total.thenCombine(part, Long::sum);
+        }
+        return total;
+    }
+
+    @Override
+    public CompletableFuture<String> get(String key) {
+        return routed(ClusterSlot.of(key), c -> c.get(key));
+    }
+
+    @Override
+    public CompletableFuture<String> set(String key, String value) {
+        return routed(ClusterSlot.of(key), c -> c.set(key, value));
+    }
+
+    @Override
+    public CompletableFuture<String> ping() {
+        return anyMaster(RedisCommands::ping);
+    }
+
+    private <T> CompletableFuture<T> anyMaster(Function<RedisCommands, CompletableFuture<T>> send) {
+        return send.apply(nodes.of(map.masters().iterator().next()));
+    }
+
+    private <T> CompletableFuture<T> routed(int slot, Function<RedisCommands, CompletableFuture<T>> send) {
+        NodeAddress master = map.masterOf(slot);
+        if (master == null) {
+            return CompletableFuture.failedFuture(new RedisConnectionException("slot " + slot
+                    + " has no master in the known topology (" + map + ")", null));
+        }
+        Routed<T> routed = new Routed<>(slot, send, System.nanoTime() + retryBudgetNanos);
+        routed.send(master, /* asking= */ false);
+        return routed;
+    }
+
+    /** One routed command: where it was sent, how many redirects it followed, when retries stop. */
+    private final class Routed<T> extends CompletableFuture<T> {
+        private final int slot;
+        private final Function<RedisCommands, CompletableFuture<T>> send;
+        private final long retryUntilNanos;
+        private int redirects;
+        private long pauseMillis = 10;
+
+        Routed(int slot, Function<RedisCommands, CompletableFuture<T>> send, long retryUntilNanos) {
+            this.slot = slot;
+            this.send = send;
+            this.retryUntilNanos = retryUntilNanos;
+        }
+
+        void send(NodeAddress node, boolean asking) {
+            RedisCommands commands;
+            try {
+                commands = nodes.of(node);
+            } catch (RuntimeException e) {
+                completeExceptionally(e);
+                return;
+            }
+            if (asking) {
+                // ASKING and the command go out in this order on the node's one connection.
+                commands.execute(Replies.OK, "ASKING");
+            }
+            send.apply(commands).whenComplete(this::settle);
+        }
+
+        private void settle(T value, Throwable failure) {
+            if (failure == null) {
+                complete(value);
+                return;
+            }
+            Throwable cause = unwrap(failure);
+            if (cause instanceof RedisServerException server) {
+                String code = server.code();
+                if ((code.equals("MOVED") || code.equals("ASK")) && redirects++ < MAX_REDIRECTS) {
+                    NodeAddress target = redirectTarget(server.getMessage());
+                    if (target != null) {
+                        if (code.equals("MOVED")) {
+                            map = map.withMaster(slot, target);
+                        }
+                        send(target, code.equals("ASK"));
+                        return;
+                    }
+                }
+                if ((code.equals("TRYAGAIN") || code.equals("CLUSTERDOWN")) && System.nanoTime() - retryUntilNanos < 0) {
+                    long pause = pauseMillis;
+                    pauseMillis = Math.min(200, pauseMillis * 2);
+                    try {
+                        timer.newTimeout(t -> send(map.masterOf(slot), false), pause, TimeUnit.MILLISECONDS);
+                        return;
+                    } catch (RuntimeException timerStopped) {
+                        cause.addSuppressed(timerStopped);
+                    }
+                }
+            }
+            completeExceptionally(cause);
+        }
+    }
+
+    /** {@code host:port} of a {@code MOVED <slot> <host>:<port>} or {@code ASK ...} message, or null. */
+    static NodeAddress redirectTarget(String message) {
+        String[] parts = message.trim().split(" ");
+        if (parts.length < 3) {
+            return null;
+        }
+        String endpoint = parts[2];
+        int colon = endpoint.lastIndexOf(':');
+        if (colon <= 0) {
+            return null;
+        }
+        String host = endpoint.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        try {
+            return new NodeAddress(host, Integer.parseInt(endpoint.substring(colon + 1)));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable cause = failure;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+}

@@ -1,0 +1,79 @@
+package io.hasp.internal.cluster;
+
+import io.hasp.HaspConfig;
+import io.hasp.RedisCommands;
+import io.hasp.internal.DefaultRedisCommands;
+import io.hasp.internal.connection.Connector;
+import io.hasp.internal.connection.RedisConnection;
+import io.hasp.internal.connection.Transport;
+import io.hasp.internal.pool.ConnectionPool;
+import io.netty.channel.EventLoop;
+import io.netty.util.Timer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The commands of each cluster node, opened on first use: one multiplexed connection per node
+ * (so that {@code ASKING} and the command after it travel in order on one connection), with the
+ * client's settings but the node's address. The connection starts in the background; commands
+ * sent meanwhile wait for it, up to their timeout. Thread-safe.
+ */
+public final class ClusterNodes implements AutoCloseable {
+
+    private final HaspConfig config;
+    private final Transport transport;
+    private final Timer timer;
+    private final ConcurrentMap<NodeAddress, Node> nodes = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    private record Node(RedisConnection connection, RedisCommands commands) {
+    }
+
+    /**
+     * @param config the client's settings (the address is replaced by each node's)
+     * @param transport the client's event loops
+     * @param timer the client's timer
+     */
+    public ClusterNodes(HaspConfig config, Transport transport, Timer timer) {
+        this.config = config;
+        this.transport = transport;
+        this.timer = timer;
+    }
+
+    /** The commands of {@code node}, connecting to it on first use. */
+    public RedisCommands of(NodeAddress node) {
+        if (closed) {
+            throw new IllegalStateException("cluster connections closed");
+        }
+        return nodes.computeIfAbsent(node, this::open).commands();
+    }
+
+    private Node open(NodeAddress address) {
+        HaspConfig nodeConfig = config.toBuilder().host(address.host()).port(address.port()).build();
+        RedisConnection connection = new RedisConnection("node", new Connector(nodeConfig, transport),
+                (EventLoop) transport.group().next(), timer, null);
+        Node node = new Node(connection, new DefaultRedisCommands(new ConnectionPool(List.of(connection))));
+        connection.start().whenComplete((ok, failure) -> {
+            if (failure != null) {
+                // Not reachable within the connect timeout: forget it, so the next use connects anew.
+                nodes.remove(address, node);
+                connection.close();
+            }
+        });
+        return node;
+    }
+
+    /** Closes every node's connection. */
+    @Override
+    public void close() {
+        closed = true;
+        List<CompletableFuture<Void>> closing = new ArrayList<>();
+        for (Node node : nodes.values()) {
+            closing.add(node.connection().close());
+        }
+        CompletableFuture.allOf(closing.toArray(new CompletableFuture<?>[0])).join();
+    }
+}

@@ -1,0 +1,187 @@
+package io.hasp.internal.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hasp.HaspConfig;
+import io.hasp.RedisConnectionException;
+import io.hasp.Replies;
+import io.hasp.Script;
+import io.hasp.internal.connection.ClientThreads;
+import io.hasp.internal.connection.Transport;
+import io.hasp.testing.RedisCluster;
+import io.hasp.testing.RedisProbe;
+import io.hasp.testing.RedisServer;
+import io.netty.util.HashedWheelTimer;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Routing on the local cluster: keys and scripts reach their slot's master; a slot moved behind
+ * the client's back is followed through MOVED (and remembered), a key in a migrating slot through
+ * ASK (and not remembered); the topology comes from the first seed that answers.
+ */
+class ClusterCommandsTest {
+
+    private static final Script ECHO_KEY = Script.of("echo_key", "return redis.call('get', KEYS[1])");
+
+    private static RedisCluster cluster;
+    private ClientThreads threads;
+    private Transport transport;
+    private HashedWheelTimer timer;
+    private ClusterNodes nodes;
+    private ClusterCommands commands;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = RedisCluster.start();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    @BeforeEach
+    void connect() throws Exception {
+        HaspConfig config = HaspConfig.builder().commandTimeout(Duration.ofSeconds(5)).connectTimeout(Duration.ofSeconds(2)).build();
+        int number = ClientThreads.nextClientNumber();
+        threads = new ClientThreads("hasp-io", number);
+        timer = new HashedWheelTimer(new ClientThreads("hasp-timer", number), 10, TimeUnit.MILLISECONDS);
+        transport = Transport.create(2, config.nativeTransport(), threads);
+        nodes = new ClusterNodes(config, transport, timer);
+        SlotMap map = ClusterCommands.discover(nodes, seeds()).get(30, TimeUnit.SECONDS);
+        commands = new ClusterCommands(nodes, map, timer, 5_000);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        nodes.close();
+        transport.group().shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
+        timer.stop();
+        assertTrue(threads.join(30, TimeUnit.SECONDS), "event-loop threads ended");
+    }
+
+    private static List<NodeAddress> seeds() {
+        List<NodeAddress> seeds = new ArrayList<>();
+        for (RedisServer master : cluster.masters()) {
+            seeds.add(address(master));
+        }
+        return seeds;
+    }
+
+    private static NodeAddress address(RedisServer node) {
+        return new NodeAddress(node.host(), node.port());
+    }
+
+    private static RedisServer ownerInRedis(String key) {
+        for (RedisServer master : cluster.masters()) {
+            try (RedisProbe probe = master.probe()) {
+                if (Long.valueOf(1).equals(probe.call("EXISTS", key))) {   // the other masters answer MOVED
+                    return master;
+                }
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void keysAndScriptsReachTheirSlotsMaster() throws Exception {
+        for (int i = 0; i < 300; i++) {
+            String key = "route:" + i;
+            assertEquals("OK", commands.set(key, "v" + i).get(10, TimeUnit.SECONDS));
+        }
+        for (int i = 0; i < 300; i++) {
+            String key = "route:" + i;
+            assertEquals("v" + i, commands.get(key).get(10, TimeUnit.SECONDS));
+            assertEquals("v" + i, commands.evalsha(ECHO_KEY, Replies.STRING, List.of(key)).get(10, TimeUnit.SECONDS));
+            assertEquals(address(ownerInRedis(key)), commands.map().masterOf(ClusterSlot.of(key)), key);
+        }
+        assertEquals(300L, commands.del(java.util.stream.IntStream.range(0, 300).mapToObj(i -> "route:" + i)
+                .toArray(String[]::new)).get(10, TimeUnit.SECONDS), "one DEL per slot, summed");
+        assertThrows(IllegalArgumentException.class,
+                () -> commands.evalsha(ECHO_KEY, Replies.STRING, List.of("a", "b")), "keys in two slots");
+        assertEquals("PONG", commands.ping().get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aMovedSlotIsFollowedAndRemembered() throws Exception {
+        String key = "{moved}:k";
+        int slot = ClusterSlot.of(key);
+        RedisServer from = cluster.masterOf(slot);
+        RedisServer to = cluster.masters().get((cluster.masters().indexOf(from) + 1) % 3);
+        assertEquals("OK", commands.set(key, "here").get(10, TimeUnit.SECONDS));
+        migrate(slot, from, to, key, /* finish= */ true);
+        assertEquals("here", commands.get(key).get(10, TimeUnit.SECONDS), "MOVED followed");
+        assertEquals(address(to), commands.map().masterOf(slot), "the new master is remembered");
+        assertEquals("here", commands.evalsha(ECHO_KEY, Replies.STRING, List.of(key)).get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aKeyInAMigratingSlotIsAskedForWithoutChangingTheMap() throws Exception {
+        String key = "{asked}:k";
+        int slot = ClusterSlot.of(key);
+        RedisServer from = cluster.masterOf(slot);
+        RedisServer to = cluster.masters().get((cluster.masters().indexOf(from) + 1) % 3);
+        assertEquals("OK", commands.set(key, "there").get(10, TimeUnit.SECONDS));
+        migrate(slot, from, to, key, /* finish= */ false);
+        try {
+            assertEquals("there", commands.get(key).get(10, TimeUnit.SECONDS), "ASK followed");
+            assertEquals(address(from), commands.map().masterOf(slot), "ASK does not move the slot");
+        } finally {
+            finishMigration(slot, to);
+        }
+        assertEquals("there", commands.get(key).get(10, TimeUnit.SECONDS), "then MOVED");
+        assertEquals(address(to), commands.map().masterOf(slot));
+    }
+
+    @Test
+    void theTopologyComesFromTheFirstSeedThatAnswers() throws Exception {
+        int dead;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            dead = free.getLocalPort();
+        }
+        List<NodeAddress> seeds = new ArrayList<>(List.of(new NodeAddress("127.0.0.1", dead)));
+        seeds.add(address(cluster.masters().get(2)));
+        assertEquals(RedisCluster.SLOTS, ClusterCommands.discover(nodes, seeds).get(30, TimeUnit.SECONDS).coveredSlots());
+        ExecutionException none = assertThrows(ExecutionException.class,
+                () -> ClusterCommands.discover(nodes, List.of(new NodeAddress("127.0.0.1", dead))).get(30, TimeUnit.SECONDS));
+        RedisConnectionException e = assertInstanceOf(RedisConnectionException.class, none.getCause());
+        assertTrue(e.getMessage().contains("no cluster topology from any seed: 127.0.0.1:" + dead), e.getMessage());
+    }
+
+    /** Moves {@code key} of {@code slot} from one master to another; {@code finish} hands the slot over too. */
+    private static void migrate(int slot, RedisServer from, RedisServer to, String key, boolean finish) {
+        String fromId = RedisCluster.nodeId(from);
+        String toId = RedisCluster.nodeId(to);
+        try (RedisProbe target = to.probe(); RedisProbe source = from.probe()) {
+            assertEquals("OK", target.call("CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", fromId));
+            assertEquals("OK", source.call("CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", toId));
+            assertEquals("OK", source.call("MIGRATE", to.host(), Integer.toString(to.port()), key, "0", "5000"));
+        }
+        if (finish) {
+            finishMigration(slot, to);
+        }
+    }
+
+    private static void finishMigration(int slot, RedisServer to) {
+        String toId = RedisCluster.nodeId(to);
+        for (RedisServer master : cluster.masters()) {
+            try (RedisProbe probe = master.probe()) {
+                assertEquals("OK", probe.call("CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", toId));
+            }
+        }
+    }
+}
