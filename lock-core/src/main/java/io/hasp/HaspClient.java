@@ -2,6 +2,10 @@ package io.hasp;
 
 import io.hasp.internal.ClientInternals;
 import io.hasp.internal.DefaultRedisCommands;
+import io.hasp.internal.cluster.ClusterCommands;
+import io.hasp.internal.cluster.ClusterNodes;
+import io.hasp.internal.cluster.NodeAddress;
+import io.hasp.internal.cluster.SlotMap;
 import io.hasp.internal.connection.ClientThreads;
 import io.hasp.internal.connection.Connector;
 import io.hasp.internal.connection.RedisConnection;
@@ -65,7 +69,8 @@ public final class HaspClient implements AutoCloseable {
     private final ClientThreads timerThreads;
     private final Transport transport;
     private final HashedWheelTimer timer;
-    private final ConnectionPool pool;
+    private final ConnectionPool pool;               // null on a cluster: one connection per node instead
+    private final ClusterNodes clusterNodes;          // null on a single server
     private final DefaultPubSub pubSub;
     private final RedisCommands commands;
     private final LockService locks;
@@ -80,15 +85,24 @@ public final class HaspClient implements AutoCloseable {
         this.transport = Transport.create(config.eventLoopThreads(), config.nativeTransport(), ioThreads);
         Connector connector = new Connector(config, transport);
         Iterator<io.netty.util.concurrent.EventExecutor> loops = transport.group().iterator();
-        List<RedisConnection> connections = new ArrayList<>(config.poolSize());
-        for (int i = 0; i < config.poolSize(); i++) {
-            connections.add(new RedisConnection("cmd-" + i, connector, nextLoop(loops), timer, null));
+        if (config.isCluster()) {
+            this.pool = null;
+            this.clusterNodes = new ClusterNodes(config, transport, timer);
+            this.commands = new ClusterCommands(clusterNodes, SlotMap.empty(), timer, 2 * config.commandTimeout().toMillis());
+        } else {
+            List<RedisConnection> connections = new ArrayList<>(config.poolSize());
+            for (int i = 0; i < config.poolSize(); i++) {
+                connections.add(new RedisConnection("cmd-" + i, connector, nextLoop(loops), timer, null));
+            }
+            this.pool = new ConnectionPool(connections);
+            this.clusterNodes = null;
+            this.commands = new DefaultRedisCommands(pool);
         }
-        this.pool = new ConnectionPool(connections);
+        // On a cluster, unlock messages published on any node reach every node's subscribers
+        // (classic pub/sub is cluster-wide): the pub/sub connection goes to the first seed.
         EventLoop pubSubLoop = nextLoop(loops);
         this.pubSub = new DefaultPubSub(push -> new RedisConnection("pubsub", connector, pubSubLoop, timer, push),
                 timer, config.commandTimeout().toMillis());
-        this.commands = new DefaultRedisCommands(pool);
         this.locks = new LockService(id, commands, pubSub, timer, config.watchdogLease(), config.timerTick(),
                 config.commandTimeout());
     }
@@ -142,8 +156,19 @@ public final class HaspClient implements AutoCloseable {
     }
 
     private void start() {
-        CompletableFuture<Void> ready = CompletableFuture.allOf(pool.start(), pubSub.connection().start());
         long waitMillis = config.connectTimeout().toMillis() + 2 * config.commandTimeout().toMillis();
+        CompletableFuture<Void> ready;
+        if (clusterNodes != null) {
+            ClusterCommands cluster = (ClusterCommands) commands;
+            List<NodeAddress> seeds = new ArrayList<>();
+            for (java.net.InetSocketAddress seed : config.clusterSeeds()) {
+                seeds.add(new NodeAddress(seed.getHostString(), seed.getPort()));
+            }
+            ready = ClusterCommands.discover(clusterNodes, seeds).thenAccept(cluster::update)
+                    .thenCompose(v -> pubSub.connection().start());
+        } else {
+            ready = CompletableFuture.allOf(pool.start(), pubSub.connection().start());
+        }
         try {
             ready.get(waitMillis, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -210,7 +235,8 @@ public final class HaspClient implements AutoCloseable {
         }
         closed = true;
         locks.close();
-        CompletableFuture<Void> connectionsClosed = CompletableFuture.allOf(pool.close(), pubSub.close());
+        CompletableFuture<Void> connectionsClosed = CompletableFuture.allOf(
+                pool != null ? pool.close() : clusterNodes.close(), pubSub.close());
         boolean onClientThread = ClientThreads.isClientThread(Thread.currentThread());
         if (!onClientThread) {
             try {

@@ -1,9 +1,12 @@
 package io.hasp;
 
 import io.netty.buffer.ByteBufAllocator;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Immutable configuration of a {@link HaspClient}, built with {@link #builder()} or parsed from
@@ -32,6 +35,7 @@ public final class HaspConfig {
     private final int port;
     private final boolean tls;
     private final Path socketPath;
+    private final List<InetSocketAddress> clusterSeeds;
     private final String username;
     private final char[] password;
     private final int database;
@@ -58,6 +62,7 @@ public final class HaspConfig {
         this.port = b.port;
         this.tls = b.tls;
         this.socketPath = b.socketPath;
+        this.clusterSeeds = b.clusterSeeds;
         this.username = b.username;
         this.password = b.password == null ? null : b.password.clone();
         this.database = b.database;
@@ -103,6 +108,7 @@ public final class HaspConfig {
         b.port = port;
         b.tls = tls;
         b.socketPath = socketPath;
+        b.clusterSeeds = clusterSeeds;
         b.username = username;
         b.password = password == null ? null : password.clone();
         b.database = database;
@@ -134,6 +140,13 @@ public final class HaspConfig {
     public boolean tls() { return tls; }
     /** @return the Unix domain socket to connect to ({@code redis-socket://}), or {@code null} for TCP */
     public Path socketPath() { return socketPath; }
+    /**
+     * @return the seed nodes of a Redis Cluster ({@code redis-cluster://}), unresolved, in order; empty
+     *     for a single server
+     */
+    public List<InetSocketAddress> clusterSeeds() { return clusterSeeds; }
+    /** @return whether this is a Redis Cluster configuration */
+    public boolean isCluster() { return !clusterSeeds.isEmpty(); }
     /** @return the ACL user name, or {@code null} for the default user */
     public String username() { return username; }
     /** @return a copy of the password, or {@code null} when none is configured */
@@ -180,7 +193,8 @@ public final class HaspConfig {
 
     /** @return the server address as a URI, with the password masked */
     public String redactedUri() {
-        StringBuilder s = new StringBuilder(socketPath != null ? "redis-socket://" : tls ? "rediss://" : "redis://");
+        StringBuilder s = new StringBuilder(socketPath != null ? "redis-socket://"
+                : isCluster() ? (tls ? "rediss-cluster://" : "redis-cluster://") : tls ? "rediss://" : "redis://");
         if (username != null || password != null) {
             s.append(username == null ? "" : username).append(password != null ? ":***" : "").append('@');
         }
@@ -188,6 +202,15 @@ public final class HaspConfig {
             s.append(socketPath);
             if (database != 0) {
                 s.append("?database=").append(database);
+            }
+            return s.toString();
+        }
+        if (isCluster()) {
+            for (int i = 0; i < clusterSeeds.size(); i++) {
+                InetSocketAddress seed = clusterSeeds.get(i);
+                String seedHost = seed.getHostString();
+                s.append(i == 0 ? "" : ",").append(seedHost.indexOf(':') >= 0 ? "[" + seedHost + "]" : seedHost)
+                        .append(':').append(seed.getPort());
             }
             return s.toString();
         }
@@ -219,6 +242,7 @@ public final class HaspConfig {
         private int port = 6379;
         private boolean tls;
         private Path socketPath;
+        private List<InetSocketAddress> clusterSeeds = List.of();
         private String username;
         private char[] password;
         private int database;
@@ -255,6 +279,13 @@ public final class HaspConfig {
             RedisUri parsed = RedisUri.parse(uri);
             tls = parsed.scheme.tls;
             socketPath = parsed.socketPath != null ? Path.of(parsed.socketPath) : null;
+            List<InetSocketAddress> seeds = new ArrayList<>();
+            if (parsed.scheme.cluster) {
+                for (String[] seed : parsed.seeds) {
+                    seeds.add(InetSocketAddress.createUnresolved(seed[0], Integer.parseInt(seed[1])));
+                }
+            }
+            clusterSeeds = List.copyOf(seeds);
             if (parsed.host != null) {
                 host = parsed.host;
                 port = parsed.port;
@@ -273,6 +304,26 @@ public final class HaspConfig {
             }
             if (parsed.protocol != null) {
                 protocol(parsed.protocol);
+            }
+            return this;
+        }
+
+        /**
+         * Talks to a Redis Cluster whose topology is read from the first of {@code seeds} that
+         * answers, as {@code redis-cluster://} does; host and port become the first seed's. An empty
+         * list goes back to a single server.
+         *
+         * @param seeds some of the cluster's nodes, {@code host:port} each
+         * @return this builder
+         */
+        public Builder cluster(List<InetSocketAddress> seeds) {
+            if (seeds == null) {
+                throw new IllegalArgumentException("seeds: null (expected: a list of host:port, empty for one server)");
+            }
+            clusterSeeds = List.copyOf(seeds);
+            if (!clusterSeeds.isEmpty()) {
+                host = clusterSeeds.get(0).getHostString();
+                port = clusterSeeds.get(0).getPort();
             }
             return this;
         }
@@ -472,6 +523,12 @@ public final class HaspConfig {
         public HaspConfig build() {
             if (caFile != null && trustStore != null) {
                 throw new IllegalArgumentException("caFile and trustStore: both set (expected: at most one)");
+            }
+            if (!clusterSeeds.isEmpty() && socketPath != null) {
+                throw new IllegalArgumentException("cluster and unixSocket: both set (expected: at most one)");
+            }
+            if (!clusterSeeds.isEmpty() && database != 0) {
+                throw new IllegalArgumentException("database: " + database + " (expected: 0 on a Redis Cluster)");
             }
             return new HaspConfig(this);
         }

@@ -3,6 +3,7 @@ package io.hasp;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -35,18 +36,23 @@ final class RedisUri {
 
     /** The schemes, with the form of their location. */
     enum Scheme {
-        REDIS("redis", false, false),
-        REDISS("rediss", true, false),
-        REDIS_SOCKET("redis-socket", false, true);
+        REDIS("redis", false, false, false),
+        REDISS("rediss", true, false, false),
+        REDIS_SOCKET("redis-socket", false, true, false),
+        REDIS_CLUSTER("redis-cluster", false, false, true),
+        REDISS_CLUSTER("rediss-cluster", true, false, true);
 
         final String text;
         final boolean tls;
         final boolean socket;
+        /** A seed list of {@code host[:port]}, comma-separated; database 0 only. */
+        final boolean cluster;
 
-        Scheme(String text, boolean tls, boolean socket) {
+        Scheme(String text, boolean tls, boolean socket, boolean cluster) {
             this.text = text;
             this.tls = tls;
             this.socket = socket;
+            this.cluster = cluster;
         }
 
         static Scheme of(String text) {
@@ -59,14 +65,17 @@ final class RedisUri {
         }
     }
 
-    static final String ACCEPTED_SCHEMES = "redis, rediss, redis-socket";
+    static final String ACCEPTED_SCHEMES = "redis, rediss, redis-socket, redis-cluster, rediss-cluster";
     static final String FORM = "redis://[[user]:password@]host[:port][/database][?parameters], rediss://..., "
-            + "or redis-socket://[[user]:password@]/path[?parameters]";
+            + "redis-socket://[[user]:password@]/path[?parameters], "
+            + "or redis-cluster://[[user]:password@]host[:port],host[:port]...[?parameters]";
     static final List<String> PARAMETERS = List.of("timeout", "connectTimeout", "clientName", "database", "protocol");
 
     final Scheme scheme;
     final String host;
     final int port;
+    /** For the cluster schemes: every seed, {@code host}/{@code port} being the first. */
+    final List<String[]> seeds;
     final String socketPath;
     final String username;
     final char[] password;
@@ -76,11 +85,13 @@ final class RedisUri {
     final String clientName;
     final HaspConfig.Protocol protocol;
 
-    private RedisUri(Scheme scheme, String host, int port, String socketPath, String username, char[] password,
-            Integer database, Duration timeout, Duration connectTimeout, String clientName, HaspConfig.Protocol protocol) {
+    private RedisUri(Scheme scheme, String host, int port, List<String[]> seeds, String socketPath, String username,
+            char[] password, Integer database, Duration timeout, Duration connectTimeout, String clientName,
+            HaspConfig.Protocol protocol) {
         this.scheme = scheme;
         this.host = host;
         this.port = port;
+        this.seeds = seeds;
         this.socketPath = socketPath;
         this.username = username;
         this.password = password;
@@ -132,6 +143,7 @@ final class RedisUri {
         }
         String host = null;
         int port = 6379;
+        List<String[]> seeds = new ArrayList<>();
         String socketPath = null;
         Integer database = null;
         if (scheme.socket) {
@@ -146,33 +158,15 @@ final class RedisUri {
             if (slash >= 0 && slash < rest.length() - 1) {
                 database = parseDatabase(rest.substring(slash + 1), "database in the path");
             }
-            int portStart;
-            if (authority.startsWith("[")) {
-                int close = authority.indexOf(']');
-                if (close < 0) {
-                    throw new IllegalArgumentException("uri: host '" + authority + "' (expected: an IPv6 address in [brackets])");
+            if (scheme.cluster) {
+                for (String seed : authority.split(",", -1)) {
+                    seeds.add(hostAndPort(seed, scheme));
                 }
-                host = authority.substring(1, close);
-                portStart = close + 1;
             } else {
-                int colon = authority.indexOf(':');
-                host = colon < 0 ? authority : authority.substring(0, colon);
-                portStart = colon < 0 ? authority.length() : colon;
+                seeds.add(hostAndPort(authority, scheme));
             }
-            if (host.isEmpty()) {
-                throw new IllegalArgumentException("uri: no host (expected: " + FORM + ")");
-            }
-            if (host.indexOf(',') >= 0) {
-                throw new IllegalArgumentException("uri: several hosts '" + host + "' (expected: one host for "
-                        + scheme.text + "://)");
-            }
-            if (portStart < authority.length()) {
-                if (authority.charAt(portStart) != ':') {
-                    throw new IllegalArgumentException("uri: '" + authority.substring(portStart)
-                            + "' after the host (expected: :port)");
-                }
-                port = parsePort(authority.substring(portStart + 1));
-            }
+            host = seeds.get(0)[0];
+            port = Integer.parseInt(seeds.get(0)[1]);
         }
         Map<String, String> parameters = parameters(query);
         Integer databaseParameter = parameters.containsKey("database")
@@ -181,13 +175,52 @@ final class RedisUri {
             throw new IllegalArgumentException("uri: database given twice, in the path (" + database
                     + ") and as a parameter (" + databaseParameter + ") (expected: one of them)");
         }
-        return new RedisUri(scheme, host, port, socketPath, username, password,
+        if (scheme.cluster && (database != null && database != 0
+                || databaseParameter != null && databaseParameter != 0)) {
+            throw new IllegalArgumentException("uri: database " + (database != null ? database : databaseParameter)
+                    + " (expected: 0, the only database of a Redis Cluster)");
+        }
+        return new RedisUri(scheme, host, port, List.copyOf(seeds), socketPath, username, password,
                 database != null ? database : databaseParameter,
                 parameters.containsKey("timeout") ? parseDuration("timeout", parameters.get("timeout")) : null,
                 parameters.containsKey("connectTimeout")
                         ? parseDuration("connectTimeout", parameters.get("connectTimeout")) : null,
                 parameters.containsKey("clientName") ? parseClientName(parameters.get("clientName")) : null,
                 parameters.containsKey("protocol") ? parseProtocol(parameters.get("protocol")) : null);
+    }
+
+    /** {@code host[:port]} with an IPv6 host in brackets: {host, port}. */
+    private static String[] hostAndPort(String authority, Scheme scheme) {
+        String host;
+        int portStart;
+        if (authority.startsWith("[")) {
+            int close = authority.indexOf(']');
+            if (close < 0) {
+                throw new IllegalArgumentException("uri: host '" + authority + "' (expected: an IPv6 address in [brackets])");
+            }
+            host = authority.substring(1, close);
+            portStart = close + 1;
+        } else {
+            int colon = authority.indexOf(':');
+            host = colon < 0 ? authority : authority.substring(0, colon);
+            portStart = colon < 0 ? authority.length() : colon;
+        }
+        if (host.isEmpty()) {
+            throw new IllegalArgumentException("uri: no host (expected: " + FORM + ")");
+        }
+        if (host.indexOf(',') >= 0) {
+            throw new IllegalArgumentException("uri: several hosts '" + host + "' (expected: one host for "
+                    + scheme.text + "://; a seed list needs redis-cluster://)");
+        }
+        int port = 6379;
+        if (portStart < authority.length()) {
+            if (authority.charAt(portStart) != ':') {
+                throw new IllegalArgumentException("uri: '" + authority.substring(portStart)
+                        + "' after the host (expected: :port)");
+            }
+            port = parsePort(authority.substring(portStart + 1));
+        }
+        return new String[] {host, Integer.toString(port)};
     }
 
     private static Map<String, String> parameters(String query) {

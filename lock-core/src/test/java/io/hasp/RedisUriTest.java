@@ -64,6 +64,22 @@ class RedisUriTest {
     }
 
     @Test
+    void theClusterForm() {
+        HaspConfig c = HaspConfig.fromUri("redis-cluster://:pw@10.0.0.1:7000,10.0.0.2,[::1]:7002?timeout=2s");
+        assertTrue(c.isCluster());
+        assertEquals(3, c.clusterSeeds().size());
+        assertEquals("10.0.0.2", c.clusterSeeds().get(1).getHostString());
+        assertEquals(6379, c.clusterSeeds().get(1).getPort());
+        assertEquals("::1", c.clusterSeeds().get(2).getHostString());
+        assertEquals("10.0.0.1", c.host(), "the first seed");
+        assertEquals(7000, c.port());
+        assertEquals(Duration.ofSeconds(2), c.commandTimeout());
+        assertEquals("redis-cluster://:***@10.0.0.1:7000,10.0.0.2:6379,[::1]:7002", c.redactedUri());
+        assertTrue(HaspConfig.fromUri("rediss-cluster://h:1").tls());
+        assertFalse(HaspConfig.fromUri("redis://h").isCluster());
+    }
+
+    @Test
     void settingsTheUriDoesNotNameKeepTheirValues() {
         HaspConfig c = HaspConfig.builder().commandTimeout(Duration.ofSeconds(9)).clientName("kept").uri("redis://h").build();
         assertEquals(Duration.ofSeconds(9), c.commandTimeout());
@@ -72,14 +88,15 @@ class RedisUriTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "http://h                               | scheme 'http' (accepted: redis, rediss, redis-socket)",
-        "redis-cluster://h:1,h:2                | scheme 'redis-cluster' (accepted: redis, rediss, redis-socket)",
+        "http://h                               | scheme 'http' (accepted: redis, rediss, redis-socket, redis-cluster, rediss-cluster)",
+        "redis-cluster://h:1,h:2/3              | database 3 (expected: 0, the only database of a Redis Cluster)",
+        "redis-cluster://h:1,,h:2               | no host",
         "h:6379                                 | no scheme",
         "redis://                               | no host",
         "redis://h:0                            | port '0' (expected: 1..65535)",
         "redis://h:70000                        | port '70000' (expected: 1..65535)",
         "redis://h:x                            | port 'x' (expected: 1..65535)",
-        "redis://h1,h2                          | several hosts 'h1,h2' (expected: one host for redis://)",
+        "redis://h1,h2                          | several hosts 'h1,h2' (expected: one host for redis://; a seed list needs redis-cluster://)",
         "redis://h/x                            | database in the path 'x' (expected: a number >= 0)",
         "redis://h/-1                           | database in the path '-1' (expected: a number >= 0)",
         "redis://h/1?database=2                 | database given twice",

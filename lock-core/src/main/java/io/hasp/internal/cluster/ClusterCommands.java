@@ -90,6 +90,11 @@ public final class ClusterCommands implements RedisCommands {
         return map;
     }
 
+    /** Replaces the topology (a discovery or refresh). */
+    public void update(SlotMap topology) {
+        this.map = topology;
+    }
+
     @Override
     public <T> CompletableFuture<T> evalsha(Script script, Reply<T> reply, List<String> keys, Object... args) {
         if (keys == null || keys.isEmpty()) {
@@ -184,6 +189,9 @@ public final class ClusterCommands implements RedisCommands {
     }
 
     private <T> CompletableFuture<T> anyMaster(Function<RedisCommands, CompletableFuture<T>> send) {
+        if (map.masters().isEmpty()) {
+            return CompletableFuture.failedFuture(new RedisConnectionException("no master in the known topology", null));
+        }
         return send.apply(nodes.of(map.masters().iterator().next()));
     }
 

@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentMap;
  * client's settings but the node's address. The connection starts in the background; commands
  * sent meanwhile wait for it, up to their timeout. Thread-safe.
  */
-public final class ClusterNodes implements AutoCloseable {
+public final class ClusterNodes {
 
     private final HaspConfig config;
     private final Transport transport;
@@ -66,14 +66,13 @@ public final class ClusterNodes implements AutoCloseable {
         return node;
     }
 
-    /** Closes every node's connection. */
-    @Override
-    public void close() {
+    /** Closes every node's connection; the future completes when all are closed. */
+    public CompletableFuture<Void> close() {
         closed = true;
         List<CompletableFuture<Void>> closing = new ArrayList<>();
         for (Node node : nodes.values()) {
             closing.add(node.connection().close());
         }
-        CompletableFuture.allOf(closing.toArray(new CompletableFuture<?>[0])).join();
+        return CompletableFuture.allOf(closing.toArray(new CompletableFuture<?>[0]));
     }
 }

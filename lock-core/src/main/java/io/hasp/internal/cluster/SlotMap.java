@@ -23,6 +23,11 @@ public final class SlotMap {
         this.replicas = replicas;
     }
 
+    /** A map in which no slot has a master: the topology before the first discovery. */
+    public static SlotMap empty() {
+        return new Builder().build();
+    }
+
     /** The master serving {@code slot}, or null when no master serves it. */
     public NodeAddress masterOf(int slot) {
         return masterBySlot[slot];

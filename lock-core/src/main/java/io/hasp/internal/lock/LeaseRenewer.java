@@ -1,5 +1,6 @@
 package io.hasp.internal.lock;
 
+import io.hasp.internal.cluster.ClusterSlot;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
 import io.netty.util.Timeout;
@@ -43,6 +44,8 @@ final class LeaseRenewer {
     private final long leaseMillis;
     private final int batchSize;
     private final Renewal renewal;
+    /** On a cluster a script's keys must share a slot: one batch per kind and slot, not per kind. */
+    private final boolean batchPerSlot;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicLong calls = new AtomicLong();
     private volatile boolean closed;
@@ -50,6 +53,12 @@ final class LeaseRenewer {
 
     LeaseRenewer(HoldRegistry holds, Timer timer, LongSupplier nanoClock, long leaseMillis, int batchSize,
             Renewal renewal) {
+        this(holds, timer, nanoClock, leaseMillis, batchSize, renewal, /* batchPerSlot= */ false);
+    }
+
+    LeaseRenewer(HoldRegistry holds, Timer timer, LongSupplier nanoClock, long leaseMillis, int batchSize,
+            Renewal renewal, boolean batchPerSlot) {
+        this.batchPerSlot = batchPerSlot;
         this.holds = holds;
         this.timer = timer;
         this.nanoClock = nanoClock;
@@ -111,20 +120,21 @@ final class LeaseRenewer {
     CompletableFuture<Void> renewNow() {
         long now = nanoClock.getAsLong();
         List<CompletableFuture<Void>> flights = new ArrayList<>();
-        Map<LockKind, Batch> batches = new LinkedHashMap<>();
+        Map<BatchKey, Batch> batches = new LinkedHashMap<>();
         for (Hold hold : holds.all()) {
             if (hold.expired(now, TimeUnit.MILLISECONDS.toNanos(leaseMillis))) {
                 holds.end(hold, HoldEnd.EXPIRED);
                 continue;
             }
-            Batch batch = batches.computeIfAbsent(hold.kind, k -> new Batch(k, batchSize));
+            BatchKey key = new BatchKey(hold.kind, batchPerSlot ? ClusterSlot.of(hold.name) : -1);
+            Batch batch = batches.computeIfAbsent(key, k -> new Batch(k.kind(), batchSize));
             if (!hold.beginRenewal(batch.flight)) {
                 continue;
             }
             batch.holds.add(hold);
             if (batch.holds.size() == batchSize) {
                 flights.add(send(batch, now));
-                batches.remove(hold.kind);
+                batches.remove(key);
             }
         }
         for (Batch batch : batches.values()) {
@@ -133,6 +143,10 @@ final class LeaseRenewer {
             }
         }
         return CompletableFuture.allOf(flights.toArray(new CompletableFuture<?>[0]));
+    }
+
+    /** Which batch a hold joins: its kind, and on a cluster its slot (-1 on one server). */
+    private record BatchKey(LockKind kind, int slot) {
     }
 
     /** Holds of one kind renewed by one script call; {@code flight} completes when it settled. */

@@ -5,6 +5,7 @@ import io.hasp.RedisCommands;
 import io.hasp.RedisConnectionException;
 import io.hasp.RedisServerException;
 import io.hasp.RedisTimeoutException;
+import io.hasp.internal.cluster.ClusterCommands;
 import io.hasp.internal.pubsub.PubSub;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldEnd;
@@ -96,7 +97,8 @@ public final class LockService implements AutoCloseable {
         this.unlockRetryNanos = TimeUnit.MILLISECONDS.toNanos(2 * timeoutMillis);
         this.latchMillis = 4 * timeoutMillis + 1_000;
         this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH,
-                (kind, names, owners, lease) -> kind.renew(redis, names, owners, lease));
+                (kind, names, owners, lease) -> kind.renew(redis, names, owners, lease),
+                /* batchPerSlot= */ redis instanceof ClusterCommands);
         this.waiters = new LockWaiters(pubSub, timer, LINGER_MILLIS);
         this.latches = new LatchSweeper(redis, timer);
     }

@@ -68,7 +68,7 @@ class ClusterCommandsTest {
 
     @AfterEach
     void close() throws Exception {
-        nodes.close();
+        nodes.close().get(30, TimeUnit.SECONDS);
         transport.group().shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
         timer.stop();
         assertTrue(threads.join(30, TimeUnit.SECONDS), "event-loop threads ended");

@@ -1,0 +1,189 @@
+package io.hasp.it.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hasp.HaspClient;
+import io.hasp.HaspConfig;
+import io.hasp.RedisConnectionException;
+import io.hasp.internal.ClientInternals;
+import io.hasp.lock.HaspLock;
+import io.hasp.lock.HoldEnd;
+import io.hasp.lock.rw.HaspReadWriteLock;
+import io.hasp.lock.rw.HaspReadWriteLocks;
+import io.hasp.testing.RedisCluster;
+import io.hasp.testing.RedisProbe;
+import io.hasp.testing.RedisServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * hasp's locks on a real local Redis Cluster (3 masters, 3 replicas), created from a
+ * {@code redis-cluster://} seed list: commands and scripts reach their slot's master, waiters are
+ * woken across clients, a counter stays exact, watchdog renewals of locks spread over many slots
+ * are grouped per slot (no CROSSSLOT), and the read/write lock works there too.
+ */
+class ClusterLockIT {
+
+    private static RedisCluster cluster;
+    private static HaspClient client;
+    private static HaspClient other;
+
+    @BeforeAll
+    static void start() {
+        cluster = RedisCluster.start();
+        client = HaspClient.create(HaspConfig.builder().uri(cluster.uri()).watchdogLease(Duration.ofMillis(1_500)).build());
+        other = HaspClient.create(cluster.uri());
+    }
+
+    @AfterAll
+    static void stop() {
+        try {
+            client.close();
+            other.close();
+        } finally {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void plainCommandsReachEveryMaster() throws Exception {
+        Set<Integer> masters = new HashSet<>();
+        for (int i = 0; i < 100; i++) {
+            String key = "cluster:plain:" + i;
+            assertEquals("OK", client.commands().set(key, "v" + i).get(10, TimeUnit.SECONDS));
+            assertEquals("v" + i, other.commands().get(key).get(10, TimeUnit.SECONDS));
+            for (int m = 0; m < 3; m++) {
+                try (RedisProbe probe = cluster.masters().get(m).probe()) {
+                    if (Long.valueOf(1).equals(probe.call("EXISTS", key))) {
+                        masters.add(m);
+                    }
+                }
+            }
+        }
+        assertEquals(Set.of(0, 1, 2), masters, "keys landed on every master");
+    }
+
+    @Test
+    void aWaiterInAnotherClientIsWokenByTheUnlock() throws Exception {
+        HaspLock held = client.getLock("cluster:wake");
+        held.lock();
+        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return other.getLock("cluster:wake").tryLock(Duration.ofSeconds(20), Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertFalse(waiting.isDone());
+        held.unlock();
+        assertTrue(waiting.get(30, TimeUnit.SECONDS), "the waiter got the lock");
+        assertTrue(other.getLock("cluster:wake").isLocked());
+        other.getLock("cluster:wake").forceUnlock();
+    }
+
+    @Test
+    void twoClientsKeepACounterExact() throws Exception {
+        String counter = "{cluster:count}:value";
+        client.commands().set(counter, "0").get(10, TimeUnit.SECONDS);
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> workers = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                HaspClient mine = t % 2 == 0 ? client : other;
+                workers.add(threads.submit(() -> {
+                    HaspLock lock = mine.getLock("cluster:count");
+                    for (int i = 0; i < 50; i++) {
+                        lock.lock();
+                        try {
+                            long value = Long.parseLong(mine.commands().get(counter).get(10, TimeUnit.SECONDS));
+                            mine.commands().set(counter, Long.toString(value + 1)).get(10, TimeUnit.SECONDS);
+                        } finally {
+                            lock.unlock();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> worker : workers) {
+                worker.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertEquals("400", client.commands().get(counter).get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void watchdogRenewalsAreGroupedPerSlot() throws Exception {
+        List<HaspLock> locks = new ArrayList<>();
+        List<CompletableFuture<HoldEnd>> ends = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            HaspLock lock = client.getLock("cluster:watchdog:" + i);
+            lock.lock();
+            locks.add(lock);
+            ends.add(lock.holdEnd());
+        }
+        try {
+            long before = ClientInternals.lockService(client).renewalCalls();
+            // Three renewal passes (one every 500 ms): the 1.5 s lease would have run out twice over.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (ClientInternals.lockService(client).renewalCalls() < before + 3 * 250 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertTrue(ClientInternals.lockService(client).renewalCalls() >= before + 3 * 250,
+                    "renewal calls: one per slot and pass");
+            for (int i = 0; i < locks.size(); i++) {
+                assertTrue(locks.get(i).isHeldByCurrentThread(), "lock " + i + " still held after its lease ran out thrice");
+                assertFalse(ends.get(i).isDone(), "lock " + i + " was not lost");
+            }
+        } finally {
+            for (HaspLock lock : locks) {
+                lock.unlock();
+            }
+        }
+    }
+
+    @Test
+    void theReadWriteLockWorksOnTheCluster() throws Exception {
+        HaspReadWriteLock mine = HaspReadWriteLocks.get(client, "cluster:rw");
+        HaspReadWriteLock theirs = HaspReadWriteLocks.get(other, "cluster:rw");
+        mine.readLock().lock();
+        CompletableFuture<Boolean> reader = CompletableFuture.supplyAsync(() -> theirs.readLock().tryLock());
+        assertTrue(reader.get(10, TimeUnit.SECONDS), "readers share");
+        CompletableFuture<Boolean> writer = CompletableFuture.supplyAsync(() -> {
+            try {
+                return theirs.writeLock().tryLock(Duration.ofMillis(200), Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertFalse(writer.get(10, TimeUnit.SECONDS), "a writer waits for the readers");
+        mine.readLock().unlock();
+        theirs.readLock().forceUnlock();
+        assertFalse(mine.isLocked());
+    }
+
+    @Test
+    void aSeedThatIsNoClusterIsToldApart() {
+        try (RedisServer single = RedisServer.builder().name("not-a-cluster").start()) {
+            RedisConnectionException e = assertThrows(RedisConnectionException.class,
+                    () -> HaspClient.create("redis-cluster://" + single.host() + ":" + single.port()).close());
+            assertTrue(e.getMessage().contains("no cluster topology from any seed"), e.getMessage());
+            assertTrue(e.getMessage().toLowerCase().contains("cluster support disabled"), e.getMessage());
+        }
+    }
+}
