@@ -88,7 +88,8 @@ public final class HaspClient implements AutoCloseable {
         if (config.isCluster()) {
             this.pool = null;
             this.clusterNodes = new ClusterNodes(config, transport, timer);
-            this.commands = new ClusterCommands(clusterNodes, SlotMap.empty(), timer, 2 * config.commandTimeout().toMillis());
+            this.commands = new ClusterCommands(clusterNodes, seeds(config), SlotMap.empty(), timer,
+                    2 * config.commandTimeout().toMillis());
         } else {
             List<RedisConnection> connections = new ArrayList<>(config.poolSize());
             for (int i = 0; i < config.poolSize(); i++) {
@@ -105,6 +106,14 @@ public final class HaspClient implements AutoCloseable {
                 timer, config.commandTimeout().toMillis());
         this.locks = new LockService(id, commands, pubSub, timer, config.watchdogLease(), config.timerTick(),
                 config.commandTimeout());
+    }
+
+    private static List<NodeAddress> seeds(HaspConfig config) {
+        List<NodeAddress> seeds = new ArrayList<>();
+        for (java.net.InetSocketAddress seed : config.clusterSeeds()) {
+            seeds.add(new NodeAddress(seed.getHostString(), seed.getPort()));
+        }
+        return seeds;
     }
 
     private EventLoop nextLoop(Iterator<io.netty.util.concurrent.EventExecutor> loops) {
@@ -160,12 +169,10 @@ public final class HaspClient implements AutoCloseable {
         CompletableFuture<Void> ready;
         if (clusterNodes != null) {
             ClusterCommands cluster = (ClusterCommands) commands;
-            List<NodeAddress> seeds = new ArrayList<>();
-            for (java.net.InetSocketAddress seed : config.clusterSeeds()) {
-                seeds.add(new NodeAddress(seed.getHostString(), seed.getPort()));
-            }
-            ready = ClusterCommands.discover(clusterNodes, seeds).thenAccept(cluster::update)
-                    .thenCompose(v -> pubSub.connection().start());
+            ready = ClusterCommands.discover(clusterNodes, seeds(config)).thenAccept(map -> {
+                cluster.update(map);
+                cluster.refreshEvery(config.topologyRefresh().toMillis());
+            }).thenCompose(v -> pubSub.connection().start());
         } else {
             ready = CompletableFuture.allOf(pool.start(), pubSub.connection().start());
         }
@@ -234,6 +241,9 @@ public final class HaspClient implements AutoCloseable {
             return;
         }
         closed = true;
+        if (commands instanceof ClusterCommands cluster) {
+            cluster.close();
+        }
         locks.close();
         CompletableFuture<Void> connectionsClosed = CompletableFuture.allOf(
                 pool != null ? pool.close() : clusterNodes.close(), pubSub.close());

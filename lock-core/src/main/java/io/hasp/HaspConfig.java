@@ -36,6 +36,7 @@ public final class HaspConfig {
     private final boolean tls;
     private final Path socketPath;
     private final List<InetSocketAddress> clusterSeeds;
+    private final Duration topologyRefresh;
     private final String username;
     private final char[] password;
     private final int database;
@@ -63,6 +64,7 @@ public final class HaspConfig {
         this.tls = b.tls;
         this.socketPath = b.socketPath;
         this.clusterSeeds = b.clusterSeeds;
+        this.topologyRefresh = b.topologyRefresh;
         this.username = b.username;
         this.password = b.password == null ? null : b.password.clone();
         this.database = b.database;
@@ -109,6 +111,7 @@ public final class HaspConfig {
         b.tls = tls;
         b.socketPath = socketPath;
         b.clusterSeeds = clusterSeeds;
+        b.topologyRefresh = topologyRefresh;
         b.username = username;
         b.password = password == null ? null : password.clone();
         b.database = database;
@@ -147,6 +150,8 @@ public final class HaspConfig {
     public List<InetSocketAddress> clusterSeeds() { return clusterSeeds; }
     /** @return whether this is a Redis Cluster configuration */
     public boolean isCluster() { return !clusterSeeds.isEmpty(); }
+    /** @return how often a cluster client reads the topology again (besides after MOVED and a lost node) */
+    public Duration topologyRefresh() { return topologyRefresh; }
     /** @return the ACL user name, or {@code null} for the default user */
     public String username() { return username; }
     /** @return a copy of the password, or {@code null} when none is configured */
@@ -243,6 +248,7 @@ public final class HaspConfig {
         private boolean tls;
         private Path socketPath;
         private List<InetSocketAddress> clusterSeeds = List.of();
+        private Duration topologyRefresh = Duration.ofSeconds(30);
         private String username;
         private char[] password;
         private int database;
@@ -325,6 +331,18 @@ public final class HaspConfig {
                 host = clusterSeeds.get(0).getHostString();
                 port = clusterSeeds.get(0).getPort();
             }
+            return this;
+        }
+
+        /**
+         * How often a cluster client reads the topology again, besides after a {@code MOVED} and
+         * when a node's connection is lost (default 30 s).
+         *
+         * @param period the period, &gt; 0
+         * @return this builder
+         */
+        public Builder topologyRefresh(Duration period) {
+            this.topologyRefresh = positive("topologyRefresh", period);
             return this;
         }
 

@@ -17,7 +17,7 @@ final class DemoOptions {
     static final String USAGE = String.join("\n",
             "usage: java -jar hasp-demo.jar [--redis URI] [--lock NAME] [--counter KEY] [--workers N]",
             "                               [--increments N] [--processes N]",
-            "  --redis URI       use this Redis server (default: start a private redis-server)",
+            "  --redis URI       use this Redis server, or a cluster with redis-cluster://h:p,h:p (default: start a private redis-server)",
             "  --lock NAME       the lock's name (default hasp-demo:lock)",
             "  --counter KEY     the locked counter; created if missing, never reset (default hasp-demo:counter);",
             "                    the unlocked counter is KEY:unlocked",

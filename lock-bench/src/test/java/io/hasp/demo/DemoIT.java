@@ -32,6 +32,28 @@ class DemoIT {
     }
 
     @Test
+    void twoWorkerJvmsStayExactOnARedisCluster() throws Exception {
+        try (io.hasp.testing.RedisCluster cluster = io.hasp.testing.RedisCluster.start()) {
+            PrintStream original = System.out;
+            ByteArrayOutputStream captured = new ByteArrayOutputStream();
+            int status;
+            try (PrintStream tee = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
+                System.setOut(tee);
+                status = Demo.run("--redis", cluster.uri(), "--workers", "4", "--increments", "50",
+                        "--lock", "demo-cluster:lock", "--counter", "demo-cluster:counter");
+            } finally {
+                System.setOut(original);
+            }
+            String output = captured.toString(StandardCharsets.UTF_8);
+            System.out.println(output);
+            assertEquals(0, status, output);
+            assertTrue(output.contains("4 workers in 2 JVM processes"), output);
+            assertTrue(output.contains("on " + cluster.uri()), output);
+            assertTrue(output.contains("demo-cluster:counter = 200  (+200, expected +200)  exact"), output);
+        }
+    }
+
+    @Test
     void badFlagsAreRejectedBeforeAnythingStarts() throws Exception {
         assertEquals(64, Demo.run("--workers", "0"));
         assertEquals(64, Demo.run("--processes", "1"));

@@ -6,6 +6,7 @@ import io.hasp.RedisServerException;
 import io.hasp.Replies;
 import io.hasp.Reply;
 import io.hasp.Script;
+import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,6 +15,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -33,21 +36,89 @@ public final class ClusterCommands implements RedisCommands {
     private static final int MAX_REDIRECTS = 5;
 
     private final ClusterNodes nodes;
+    private final List<NodeAddress> seeds;
     private final Timer timer;
     private final long retryBudgetNanos;
+    private final AtomicBoolean refreshing = new AtomicBoolean();
+    private final AtomicLong refreshes = new AtomicLong();
     private volatile SlotMap map;
+    private volatile Timeout periodic;
+    private volatile boolean closed;
 
     /**
      * @param nodes the nodes' connections
+     * @param seeds the configured seeds, asked after the known masters when the topology is read again
      * @param map the topology to start from
-     * @param timer the client's timer, for pauses between retries
+     * @param timer the client's timer, for pauses between retries and periodic refreshes
      * @param retryBudgetMillis how long TRYAGAIN and CLUSTERDOWN are retried for
      */
-    public ClusterCommands(ClusterNodes nodes, SlotMap map, Timer timer, long retryBudgetMillis) {
+    public ClusterCommands(ClusterNodes nodes, List<NodeAddress> seeds, SlotMap map, Timer timer, long retryBudgetMillis) {
         this.nodes = nodes;
+        this.seeds = List.copyOf(seeds);
         this.map = map;
         this.timer = timer;
         this.retryBudgetNanos = TimeUnit.MILLISECONDS.toNanos(retryBudgetMillis);
+        nodes.onNodeLost(this::refresh);
+    }
+
+    /**
+     * Reads the topology again, from the known masters first and then the seeds; at most one
+     * refresh runs at a time (a call during one joins nothing and returns the current map). Called
+     * after a {@code MOVED}, when a node's connection is lost, and periodically.
+     *
+     * @return completes with the map in use afterwards; never fails (a failed refresh keeps the map)
+     */
+    public CompletableFuture<SlotMap> refresh() {
+        if (closed || !refreshing.compareAndSet(false, true)) {
+            return CompletableFuture.completedFuture(map);
+        }
+        List<NodeAddress> sources = new ArrayList<>(map.masters());
+        for (NodeAddress seed : seeds) {
+            if (!sources.contains(seed)) {
+                sources.add(seed);
+            }
+        }
+        CompletableFuture<SlotMap> read;
+        try {
+            read = discover(nodes, sources);
+        } catch (RuntimeException e) {
+            read = CompletableFuture.failedFuture(e);
+        }
+        return read.handle((fresh, failure) -> {
+            if (fresh != null) {
+                map = fresh;
+                refreshes.incrementAndGet();
+            }
+            refreshing.set(false);
+            return map;
+        });
+    }
+
+    /** How many refreshes replaced the map; for monitoring and tests. */
+    public long refreshes() {
+        return refreshes.get();
+    }
+
+    /** Refreshes the topology every {@code periodMillis} until {@link #close()}. */
+    public void refreshEvery(long periodMillis) {
+        if (closed) {
+            return;
+        }
+        try {
+            periodic = timer.newTimeout(t -> refresh().whenComplete((m, e) -> refreshEvery(periodMillis)),
+                    periodMillis, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException timerStopped) {
+            // the client is closing
+        }
+    }
+
+    /** Stops the periodic refresh. */
+    public void close() {
+        closed = true;
+        Timeout t = periodic;
+        if (t != null) {
+            t.cancel();
+        }
     }
 
     /**
@@ -248,6 +319,7 @@ public final class ClusterCommands implements RedisCommands {
                     if (target != null) {
                         if (code.equals("MOVED")) {
                             map = map.withMaster(slot, target);
+                            refresh();   // a slot moved: others may have moved with it
                         }
                         send(target, code.equals("ASK"));
                         return;

@@ -3,6 +3,7 @@ package io.hasp.internal.cluster;
 import io.hasp.HaspConfig;
 import io.hasp.RedisCommands;
 import io.hasp.internal.DefaultRedisCommands;
+import io.hasp.internal.connection.ConnectionListener;
 import io.hasp.internal.connection.Connector;
 import io.hasp.internal.connection.RedisConnection;
 import io.hasp.internal.connection.Transport;
@@ -27,6 +28,7 @@ public final class ClusterNodes {
     private final Transport transport;
     private final Timer timer;
     private final ConcurrentMap<NodeAddress, Node> nodes = new ConcurrentHashMap<>();
+    private volatile Runnable onNodeLost = () -> { };
     private volatile boolean closed;
 
     private record Node(RedisConnection connection, RedisCommands commands) {
@@ -43,6 +45,11 @@ public final class ClusterNodes {
         this.timer = timer;
     }
 
+    /** Runs {@code action} (on an event loop; it must not block) whenever a node's connection is lost. */
+    public void onNodeLost(Runnable action) {
+        this.onNodeLost = action;
+    }
+
     /** The commands of {@code node}, connecting to it on first use. */
     public RedisCommands of(NodeAddress node) {
         if (closed) {
@@ -56,6 +63,18 @@ public final class ClusterNodes {
         RedisConnection connection = new RedisConnection("node", new Connector(nodeConfig, transport),
                 (EventLoop) transport.group().next(), timer, null);
         Node node = new Node(connection, new DefaultRedisCommands(new ConnectionPool(List.of(connection))));
+        connection.addListener(new ConnectionListener() {
+            @Override
+            public void connected(RedisConnection c, boolean reconnect) {
+            }
+
+            @Override
+            public void disconnected(RedisConnection c) {
+                if (!closed) {
+                    onNodeLost.run();   // the node may have failed over or left: read the topology again
+                }
+            }
+        });
         connection.start().whenComplete((ok, failure) -> {
             if (failure != null) {
                 // Not reachable within the connect timeout: forget it, so the next use connects anew.

@@ -63,11 +63,12 @@ class ClusterCommandsTest {
         transport = Transport.create(2, config.nativeTransport(), threads);
         nodes = new ClusterNodes(config, transport, timer);
         SlotMap map = ClusterCommands.discover(nodes, seeds()).get(30, TimeUnit.SECONDS);
-        commands = new ClusterCommands(nodes, map, timer, 5_000);
+        commands = new ClusterCommands(nodes, seeds(), map, timer, 5_000);
     }
 
     @AfterEach
     void close() throws Exception {
+        commands.close();
         nodes.close().get(30, TimeUnit.SECONDS);
         transport.group().shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
         timer.stop();
@@ -145,6 +146,43 @@ class ClusterCommandsTest {
         }
         assertEquals("there", commands.get(key).get(10, TimeUnit.SECONDS), "then MOVED");
         assertEquals(address(to), commands.map().masterOf(slot));
+    }
+
+    @Test
+    void aMovedReadsTheWholeTopologyAgain() throws Exception {
+        String first = "{refresh-a}:k";
+        String second = "{refresh-b}:k";
+        for (String key : List.of(first, second)) {
+            int slot = ClusterSlot.of(key);
+            RedisServer from = cluster.masterOf(slot);
+            RedisServer to = cluster.masters().get((cluster.masters().indexOf(from) + 1) % 3);
+            assertEquals("OK", commands.set(key, "v").get(10, TimeUnit.SECONDS));
+            migrate(slot, from, to, key, /* finish= */ true);
+        }
+        int secondSlot = ClusterSlot.of(second);
+        NodeAddress secondOwner = address(ownerInRedis(second));
+        assertEquals("v", commands.get(first).get(10, TimeUnit.SECONDS), "MOVED followed for the first key");
+        awaitMaster(secondSlot, secondOwner, "the second key's slot learnt from the refresh, without a command on it");
+    }
+
+    @Test
+    void aSlotMovedWithoutAnyCommandIsLearntByThePeriodicRefresh() throws Exception {
+        commands.refreshEvery(100);
+        String key = "{periodic}:k";
+        int slot = ClusterSlot.of(key);
+        RedisServer from = cluster.masterOf(slot);
+        RedisServer to = cluster.masters().get((cluster.masters().indexOf(from) + 1) % 3);
+        assertEquals("OK", commands.set(key, "v").get(10, TimeUnit.SECONDS));
+        migrate(slot, from, to, key, /* finish= */ true);
+        awaitMaster(slot, address(to), "the periodic refresh");
+    }
+
+    private void awaitMaster(int slot, NodeAddress expected, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!expected.equals(commands.map().masterOf(slot)) && System.nanoTime() < deadline) {
+            Thread.sleep(10);   // the refresh runs on the client's threads; nothing to join
+        }
+        assertEquals(expected, commands.map().masterOf(slot), what);
     }
 
     @Test
