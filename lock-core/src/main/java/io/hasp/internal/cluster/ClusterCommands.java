@@ -326,6 +326,10 @@ public final class ClusterCommands implements RedisCommands {
                     }
                 }
                 if ((code.equals("TRYAGAIN") || code.equals("CLUSTERDOWN")) && System.nanoTime() - retryUntilNanos < 0) {
+                    // A slot in the middle of a migration (a script whose keys are split between the
+                    // nodes, or name keys that never exist) answers TRYAGAIN until it is done: start
+                    // over from the slot's master after a pause, with a fresh redirect count.
+                    redirects = 0;
                     long pause = pauseMillis;
                     pauseMillis = Math.min(200, pauseMillis * 2);
                     try {
