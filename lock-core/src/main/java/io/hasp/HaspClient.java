@@ -224,6 +224,22 @@ public final class HaspClient implements AutoCloseable {
         return locks.lock(name);
     }
 
+    /**
+     * Number of holds this client currently tracks, of every kind of lock (reentrant, read,
+     * write), with the watchdog or a lease time; for monitoring.
+     */
+    public int heldLocks() {
+        return locks.heldLocks();
+    }
+
+    /**
+     * How many renewal script calls the client's watchdog has sent so far, for every kind of lock
+     * (each renews a batch of holds); for monitoring.
+     */
+    public long renewalCalls() {
+        return locks.renewalCalls();
+    }
+
     /** @return whether {@link #close()} was called */
     public boolean isClosed() {
         return closed;

@@ -173,6 +173,21 @@ class HaspLockIT {
     }
 
     @Test
+    void theClientReportsItsHoldsAndRenewals() throws Exception {
+        int before = shortWatchdog.heldLocks();
+        HaspLock first = shortWatchdog.getLock(name + ":1");
+        HaspLock second = shortWatchdog.getLock(name + ":2");
+        first.lock();
+        second.lock();
+        assertEquals(before + 2, shortWatchdog.heldLocks());
+        long renewals = shortWatchdog.renewalCalls();
+        await("a renewal pass of the 1.5 s watchdog", Duration.ofSeconds(20), () -> shortWatchdog.renewalCalls() > renewals);
+        first.unlock();
+        second.unlock();
+        assertEquals(before, shortWatchdog.heldLocks());
+    }
+
+    @Test
     void aWatchdogHoldFoundGoneSignalsLost() throws Exception {
         HaspLock lock = shortWatchdog.getLock(name);
         lock.lock();
