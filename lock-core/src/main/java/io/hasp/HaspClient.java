@@ -2,6 +2,7 @@ package io.hasp;
 
 import io.hasp.internal.ClientInternals;
 import io.hasp.internal.DefaultRedisCommands;
+import io.hasp.internal.Futures;
 import io.hasp.internal.cluster.ClusterCommands;
 import io.hasp.internal.cluster.ClusterNodes;
 import io.hasp.internal.cluster.NodeAddress;
@@ -179,8 +180,7 @@ public final class HaspClient implements AutoCloseable {
         try {
             ready.get(waitMillis, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause() instanceof java.util.concurrent.CompletionException && e.getCause().getCause() != null
-                    ? e.getCause().getCause() : e.getCause();
+            Throwable cause = Futures.unwrap(e);
             if (cause instanceof RedisException) {
                 throw (RedisException) cause;
             }

@@ -6,6 +6,7 @@ import io.hasp.RedisServerException;
 import io.hasp.Replies;
 import io.hasp.Reply;
 import io.hasp.Script;
+import io.hasp.internal.Futures;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.ArrayList;
@@ -13,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -141,7 +141,7 @@ public final class ClusterCommands implements RedisCommands {
         RedisCommands commands = nodes.of(seed);
         return commands.execute(Replies.VALUE, "CLUSTER", "SHARDS")
                 .thenApply(reply -> TopologyReplies.fromShards(reply, seed.host()))
-                .exceptionallyCompose(failure -> unwrap(failure) instanceof RedisServerException server
+                .exceptionallyCompose(failure -> Futures.unwrap(failure) instanceof RedisServerException server
                         && server.code().equals("ERR")
                         ? commands.execute(Replies.VALUE, "CLUSTER", "SLOTS")
                                 .thenApply(reply -> TopologyReplies.fromSlots(reply, seed.host()))
@@ -151,7 +151,7 @@ public final class ClusterCommands implements RedisCommands {
                                 + " serves no slot: is it running in cluster mode with slots assigned?", null))
                         : CompletableFuture.completedFuture(found))
                 .exceptionallyCompose(failure -> {
-                    failures.add(seed + ": " + unwrap(failure).getMessage());
+                    failures.add(seed + ": " + Futures.unwrap(failure).getMessage());
                     return discover(nodes, seeds, index + 1, failures);
                 });
     }
@@ -311,7 +311,7 @@ public final class ClusterCommands implements RedisCommands {
                 complete(value);
                 return;
             }
-            Throwable cause = unwrap(failure);
+            Throwable cause = Futures.unwrap(failure);
             if (cause instanceof RedisServerException server) {
                 String code = server.code();
                 if ((code.equals("MOVED") || code.equals("ASK")) && redirects++ < MAX_REDIRECTS) {
@@ -364,13 +364,5 @@ public final class ClusterCommands implements RedisCommands {
         } catch (IllegalArgumentException e) {
             return null;
         }
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        Throwable cause = failure;
-        while (cause instanceof CompletionException && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause;
     }
 }

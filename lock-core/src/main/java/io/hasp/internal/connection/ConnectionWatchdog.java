@@ -1,5 +1,6 @@
 package io.hasp.internal.connection;
 
+import io.hasp.internal.Futures;
 import io.netty.channel.EventLoop;
 import io.netty.util.Timer;
 import java.time.Duration;
@@ -94,8 +95,7 @@ final class ConnectionWatchdog {
                 return;
             }
             failures++;
-            Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
+            Throwable cause = Futures.unwrap(failure);
             if (failures == 1) {
                 log.warn("{}: reconnect failed, retrying with backoff: {}", owner, cause.getMessage());
             } else {

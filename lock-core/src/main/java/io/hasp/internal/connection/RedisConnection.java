@@ -5,6 +5,7 @@ import io.hasp.RedisAuthException;
 import io.hasp.RedisClosedException;
 import io.hasp.RedisConnectionException;
 import io.hasp.RedisProtocolException;
+import io.hasp.internal.Futures;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.util.Timeout;
@@ -163,8 +164,7 @@ public final class RedisConnection {
                     started.complete(null);
                     return;
                 }
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure;
+                Throwable cause = Futures.unwrap(failure);
                 long delay = watchdog.delayNanos(attempts - 1);
                 if (closed || cause instanceof RedisAuthException || cause instanceof RedisProtocolException
                         || System.nanoTime() + delay >= deadlineNanos) {
@@ -207,8 +207,7 @@ public final class RedisConnection {
             }
             if (failure != null) {
                 ch.close();
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure;
+                Throwable cause = Futures.unwrap(failure);
                 if (cause instanceof RedisProtocolException || cause instanceof RedisAuthException) {
                     // The server answered, but not as a Redis server that accepts us: the next
                     // attempt will likely answer the same, so the waiting commands learn why now

@@ -1,6 +1,7 @@
 package io.hasp.internal.lock;
 
 import io.hasp.RedisException;
+import io.hasp.internal.Futures;
 import io.hasp.lock.LockOwner;
 import io.netty.util.Timeout;
 import java.util.concurrent.CancellationException;
@@ -200,7 +201,7 @@ final class Acquisition {
             inFlight = false;
         }
         if (error != null) {
-            onError(target, LockService.unwrap(error));
+            onError(target, Futures.unwrap(error));
         } else if (ttl == null) {
             onAcquired(target, sentNanos);
         } else {
@@ -291,7 +292,7 @@ final class Acquisition {
                 joining = false;
             }
             // Could not subscribe (connection trouble): look again after a backoff, never spin.
-            onError(0, LockService.unwrap(error));
+            onError(0, Futures.unwrap(error));
             return;
         }
         synchronized (this) {

@@ -1,5 +1,6 @@
 package io.hasp.internal.lock;
 
+import io.hasp.internal.Futures;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
 import java.util.List;
@@ -53,7 +54,7 @@ final class LeaseExtension extends CompletableFuture<Boolean> implements BiConsu
     @Override
     public void accept(String outcome, Throwable error) {
         if (error != null) {
-            Throwable cause = LockService.unwrap(error);
+            Throwable cause = Futures.unwrap(error);
             if (LockService.retryable(cause) && service.nanoTime() - retryUntilNanos < 0) {
                 long delay = backoffMillis;
                 backoffMillis = Math.min(200, backoffMillis * 2);

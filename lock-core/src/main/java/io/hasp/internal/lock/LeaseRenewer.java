@@ -1,5 +1,6 @@
 package io.hasp.internal.lock;
 
+import io.hasp.internal.Futures;
 import io.hasp.internal.cluster.ClusterSlot;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
@@ -188,7 +189,7 @@ final class LeaseRenewer {
     private void settle(List<Hold> batch, String outcome, Throwable error, long sentNanos) {
         if (error != null || outcome == null || outcome.length() != batch.size()) {
             long now = nanoClock.getAsLong();
-            String why = error != null ? LockService.unwrap(error).toString() : "unexpected reply " + outcome;
+            String why = error != null ? Futures.unwrap(error).toString() : "unexpected reply " + outcome;
             log.debug("lease renewal of {} locks failed, trying again next tick: {}", batch.size(), why);
             for (Hold hold : batch) {
                 hold.endRenewal(false, sentNanos);

@@ -2,6 +2,7 @@ package io.hasp.internal.lock;
 
 import io.hasp.RedisException;
 import io.hasp.internal.Await;
+import io.hasp.internal.Futures;
 import io.hasp.internal.connection.Command;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -77,7 +78,7 @@ final class LockFutures {
      * @throws Error when the cause is an {@link Error}: it is thrown rather than returned
      */
     static RuntimeException rethrowable(Throwable failure) {
-        Throwable t = LockService.unwrap(failure);
+        Throwable t = Futures.unwrap(failure);
         if (t instanceof RuntimeException e) {
             return e;
         }

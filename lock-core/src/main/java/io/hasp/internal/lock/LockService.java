@@ -5,6 +5,7 @@ import io.hasp.RedisCommands;
 import io.hasp.RedisConnectionException;
 import io.hasp.RedisServerException;
 import io.hasp.RedisTimeoutException;
+import io.hasp.internal.Futures;
 import io.hasp.internal.cluster.ClusterCommands;
 import io.hasp.internal.pubsub.PubSub;
 import io.hasp.lock.HaspLock;
@@ -16,8 +17,6 @@ import io.netty.util.Timer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -399,7 +398,7 @@ public final class LockService implements AutoCloseable {
         @Override
         public void accept(Long outcome, Throwable error) {
             if (error != null) {
-                Throwable cause = unwrap(error);
+                Throwable cause = Futures.unwrap(error);
                 if (retryable(cause) && nanoTime() - retryUntilNanos < 0) {
                     long delay = backoffMillis;
                     backoffMillis = Math.min(200, backoffMillis * 2);
@@ -563,14 +562,5 @@ public final class LockService implements AutoCloseable {
             return List.of("LOADING", "BUSY", "READONLY", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN").contains(code);
         }
         return false;
-    }
-
-    /** The cause inside the wrappers that CompletableFuture adds. */
-    static Throwable unwrap(Throwable error) {
-        Throwable t = error;
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 }

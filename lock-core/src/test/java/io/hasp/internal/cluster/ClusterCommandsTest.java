@@ -9,12 +9,11 @@ import io.hasp.HaspConfig;
 import io.hasp.RedisConnectionException;
 import io.hasp.Replies;
 import io.hasp.Script;
-import io.hasp.internal.connection.ClientThreads;
-import io.hasp.internal.connection.Transport;
+import io.hasp.internal.connection.ClientRig;
+import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisCluster;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
-import io.netty.util.HashedWheelTimer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -38,9 +37,7 @@ class ClusterCommandsTest {
     private static final Script ECHO_KEY = Script.of("echo_key", "return redis.call('get', KEYS[1])");
 
     private static RedisCluster cluster;
-    private ClientThreads threads;
-    private Transport transport;
-    private HashedWheelTimer timer;
+    private ClientRig rig;
     private ClusterNodes nodes;
     private ClusterCommands commands;
 
@@ -57,22 +54,17 @@ class ClusterCommandsTest {
     @BeforeEach
     void connect() throws Exception {
         HaspConfig config = HaspConfig.builder().commandTimeout(Duration.ofSeconds(5)).connectTimeout(Duration.ofSeconds(2)).build();
-        int number = ClientThreads.nextClientNumber();
-        threads = new ClientThreads("hasp-io", number);
-        timer = new HashedWheelTimer(new ClientThreads("hasp-timer", number), 10, TimeUnit.MILLISECONDS);
-        transport = Transport.create(2, config.nativeTransport(), threads);
-        nodes = new ClusterNodes(config, transport, timer);
+        rig = new ClientRig(config, 2);
+        nodes = new ClusterNodes(config, rig.transport, rig.timer);
         SlotMap map = ClusterCommands.discover(nodes, seeds()).get(30, TimeUnit.SECONDS);
-        commands = new ClusterCommands(nodes, seeds(), map, timer, 5_000);
+        commands = new ClusterCommands(nodes, seeds(), map, rig.timer, 5_000);
     }
 
     @AfterEach
     void close() throws Exception {
         commands.close();
         nodes.close().get(30, TimeUnit.SECONDS);
-        transport.group().shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
-        timer.stop();
-        assertTrue(threads.join(30, TimeUnit.SECONDS), "event-loop threads ended");
+        rig.close();
     }
 
     private static List<NodeAddress> seeds() {
@@ -177,11 +169,9 @@ class ClusterCommandsTest {
         awaitMaster(slot, address(to), "the periodic refresh");
     }
 
-    private void awaitMaster(int slot, NodeAddress expected, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!expected.equals(commands.map().masterOf(slot)) && System.nanoTime() < deadline) {
-            Thread.sleep(10);   // the refresh runs on the client's threads; nothing to join
-        }
+    private void awaitMaster(int slot, NodeAddress expected, String what) {
+        // The refresh runs on the client's threads and announces nothing: poll the map.
+        Conditions.await(Duration.ofSeconds(20), () -> expected.equals(commands.map().masterOf(slot)));
         assertEquals(expected, commands.map().masterOf(slot), what);
     }
 

@@ -16,7 +16,6 @@ import io.hasp.testing.RedisServer;
 import io.hasp.testing.WithRedisServer;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
-import io.netty.util.HashedWheelTimer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -42,9 +41,7 @@ import org.junit.jupiter.api.Test;
 @WithRedisServer
 class CloseInFlushTest {
 
-    private ClientThreads threads;
-    private Transport transport;
-    private HashedWheelTimer timer;
+    private ClientRig rig;
     private RedisConnection connection;
     private RedisCommands commands;
     private final CloseOnFlush closer = new CloseOnFlush();
@@ -53,28 +50,17 @@ class CloseInFlushTest {
     void connect(RedisServer redis) throws Exception {
         HaspConfig config = HaspConfig.builder().uri(redis.uri()).reconnectBackoff(Duration.ofMillis(10),
                 Duration.ofMillis(100), 0.1).build();
-        int number = ClientThreads.nextClientNumber();
-        threads = new ClientThreads("hasp-io", number);
-        timer = new HashedWheelTimer(new ClientThreads("hasp-timer", number), 10, TimeUnit.MILLISECONDS);
-        transport = Transport.create(1, config.nativeTransport(), threads);
-        connection = new RedisConnection("cmd-0", new Connector(config, transport), transport.group().next(), timer, null);
-        connection.start().get(30, TimeUnit.SECONDS);
+        rig = new ClientRig(config, 1);
+        connection = rig.connect(config);
         connection.eventLoop().submit(() -> connection.channel().pipeline().addFirst(closer)).get(30, TimeUnit.SECONDS);
         commands = new DefaultRedisCommands(new ConnectionPool(List.of(connection)));
     }
 
     @AfterEach
     void close() throws Exception {
-        if (connection != null) {
-            connection.close().get(30, TimeUnit.SECONDS);
+        if (rig != null) {
+            rig.close();
         }
-        if (transport != null) {
-            transport.group().shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
-        }
-        if (timer != null) {
-            timer.stop();
-        }
-        assertTrue(threads.join(30, TimeUnit.SECONDS), "event-loop threads ended");
     }
 
     @Test

@@ -12,7 +12,6 @@ import io.hasp.testing.WithRedisServer;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
-import io.netty.util.HashedWheelTimer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -44,9 +43,7 @@ class WriteCoalescingTest {
 
     private static final int COMMANDS = 2_000;
 
-    private ClientThreads threads;
-    private Transport transport;
-    private HashedWheelTimer timer;
+    private ClientRig rig;
     private RedisConnection connection;
     private RedisCommands commands;
     private final Counter counter = new Counter();
@@ -54,29 +51,17 @@ class WriteCoalescingTest {
     @BeforeEach
     void connect(RedisServer redis) throws Exception {
         HaspConfig config = HaspConfig.builder().uri(redis.uri()).build();
-        int number = ClientThreads.nextClientNumber();
-        threads = new ClientThreads("hasp-io", number);
-        timer = new HashedWheelTimer(new ClientThreads("hasp-timer", number), 10, TimeUnit.MILLISECONDS);
-        transport = Transport.create(1, config.nativeTransport(), threads);
-        connection = new RedisConnection("cmd-0", new Connector(config, transport),
-                transport.group().next(), timer, null);
-        connection.start().get(30, TimeUnit.SECONDS);
+        rig = new ClientRig(config, 1);
+        connection = rig.connect(config);
         connection.eventLoop().submit(() -> connection.channel().pipeline().addFirst(counter)).get(30, TimeUnit.SECONDS);
         commands = new DefaultRedisCommands(new ConnectionPool(List.of(connection)));
     }
 
     @AfterEach
     void close() throws Exception {
-        if (connection != null) {
-            connection.close().get(30, TimeUnit.SECONDS);
+        if (rig != null) {
+            rig.close();
         }
-        if (transport != null) {
-            transport.group().shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
-        }
-        if (timer != null) {
-            timer.stop();
-        }
-        assertTrue(threads.join(30, TimeUnit.SECONDS), "event-loop threads ended");
     }
 
     @Test

@@ -191,7 +191,7 @@ class AcquisitionTest extends ProxiedLockTest {
         get(lock.lockAsync(a));
         CompletableFuture<Void> wrong = lock.unlockAsync(b);
         Throwable error = assertThrows(Exception.class, () -> get(wrong));
-        assertEquals(IllegalMonitorStateException.class, LockService.unwrap(error).getClass());
+        assertEquals(IllegalMonitorStateException.class, io.hasp.internal.Futures.unwrap(error).getClass());
         assertEquals(1L, view.count(NAME, "me:1"));
         assertEquals(WATCHDOG.toMillis(), view.pttl(NAME), 60_000);
     }
