@@ -24,4 +24,5 @@ module io.hasp {
     // The read/write lock is built on the lock engine; nothing else outside this module sees it.
     exports io.hasp.internal to io.hasp.lock.rw;
     exports io.hasp.internal.lock to io.hasp.lock.rw;
+    exports io.hasp.internal.pubsub to io.hasp.lock.rw;
 }

@@ -3,6 +3,7 @@ package io.hasp.internal.lock;
 import io.hasp.RedisCommands;
 import io.hasp.Replies;
 import io.hasp.Script;
+import io.hasp.internal.pubsub.ChannelKind;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -21,6 +22,6 @@ final class RollbackScript {
     static CompletableFuture<Boolean> run(RedisCommands redis, String name, String owner, int targetCount,
             long leaseMillis) {
         return redis.evalsha(SCRIPT, Replies.BOOLEAN, List.of(name, LockKeys.channel(name)),
-                LockKeys.UNLOCK_MESSAGE, owner, (long) targetCount, leaseMillis);
+                LockKeys.UNLOCK_MESSAGE, owner, (long) targetCount, leaseMillis, ChannelKind.of(redis).publishCommand());
     }
 }

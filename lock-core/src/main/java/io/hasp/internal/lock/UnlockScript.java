@@ -3,6 +3,7 @@ package io.hasp.internal.lock;
 import io.hasp.RedisCommands;
 import io.hasp.Replies;
 import io.hasp.Script;
+import io.hasp.internal.pubsub.ChannelKind;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -33,7 +34,8 @@ final class UnlockScript {
             long leaseMillis, long latchMillis) {
         List<String> keys = List.of(name, LockKeys.channel(name), latch);
         return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, keys,
-                LockKeys.UNLOCK_MESSAGE, Boxes.of(leaseMillis), owner, Boxes.of(latchMillis));
+                LockKeys.UNLOCK_MESSAGE, Boxes.of(leaseMillis), owner, Boxes.of(latchMillis),
+                ChannelKind.of(redis).publishCommand());
     }
 
     /**
@@ -47,7 +49,7 @@ final class UnlockScript {
             long leaseMillis, long latchMillis, String successor, long successorLeaseMillis) {
         List<String> keys = List.of(name, LockKeys.channel(name), latch);
         return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, keys,
-                LockKeys.UNLOCK_MESSAGE, Boxes.of(leaseMillis), owner, Boxes.of(latchMillis), successor,
-                Boxes.of(successorLeaseMillis));
+                LockKeys.UNLOCK_MESSAGE, Boxes.of(leaseMillis), owner, Boxes.of(latchMillis),
+                ChannelKind.of(redis).publishCommand(), successor, Boxes.of(successorLeaseMillis));
     }
 }

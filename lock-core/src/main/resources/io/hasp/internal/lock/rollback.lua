@@ -7,6 +7,8 @@
 -- ARGV[2]  the owner field, "<clientId>:<holderId>"
 -- ARGV[3]  the hold count the abandoned acquisition would have brought the owner to
 -- ARGV[4]  lease in milliseconds to set when the owner still holds the lock afterwards
+-- ARGV[5]  the publish command: 'publish', or 'spublish' where unlock messages travel on
+--          sharded channels (a Redis 7 cluster)
 --
 -- Returns  1 when the acquisition had taken effect and was undone (the lock freed and ARGV[1]
 --          published if that was the only hold), 0 when there was nothing to undo.
@@ -23,5 +25,5 @@ if tonumber(held) > 1 then
 end
 
 redis.call('del', KEYS[1])
-redis.call('publish', KEYS[2], ARGV[1])
+redis.call(ARGV[5], KEYS[2], ARGV[1])
 return 1

@@ -9,14 +9,16 @@
 -- ARGV[2]  lease in milliseconds to set when the owner still holds the lock afterwards
 -- ARGV[3]  the owner field, "<clientId>:<holderId>"
 -- ARGV[4]  how long the latch lives, in milliseconds (longer than the caller's retry budget)
--- ARGV[5]  optional: the owner field of a waiter of the same client to hand the lock to when this
+-- ARGV[5]  the publish command: 'publish', or 'spublish' where unlock messages travel on
+--          sharded channels (a Redis 7 cluster)
+-- ARGV[6]  optional: the owner field of a waiter of the same client to hand the lock to when this
 --          owner's last hold ends ("" or absent: free the lock for everyone)
--- ARGV[6]  with ARGV[5]: that waiter's lease in milliseconds
+-- ARGV[7]  with ARGV[6]: that waiter's lease in milliseconds
 --
 -- Returns  nil when the owner does not hold the lock (nothing changed); 0 when the owner still
 --          holds it (count decremented, lease reset to ARGV[2]); 1 when the lock was freed
 --          (key deleted, ARGV[1] published on KEYS[2]); 2 when it was handed over: the hash now
---          holds only ARGV[5] with one hold and lease ARGV[6], and nothing is published (the
+--          holds only ARGV[6] with one hold and lease ARGV[7], and nothing is published (the
 --          lock was never free, so no waiter anywhere has anything to look at).
 
 local earlier = redis.call('get', KEYS[3])
@@ -36,12 +38,12 @@ if remaining > 0 then
 end
 
 redis.call('del', KEYS[1])
-if ARGV[5] and ARGV[5] ~= '' then
-    redis.call('hset', KEYS[1], ARGV[5], 1)
-    redis.call('pexpire', KEYS[1], ARGV[6])
+if ARGV[6] and ARGV[6] ~= '' then
+    redis.call('hset', KEYS[1], ARGV[6], 1)
+    redis.call('pexpire', KEYS[1], ARGV[7])
     redis.call('set', KEYS[3], 2, 'px', ARGV[4])
     return 2
 end
-redis.call('publish', KEYS[2], ARGV[1])
+redis.call(ARGV[5], KEYS[2], ARGV[1])
 redis.call('set', KEYS[3], 1, 'px', ARGV[4])
 return 1

@@ -3,6 +3,7 @@ package io.hasp.lock.rw;
 import io.hasp.RedisCommands;
 import io.hasp.Replies;
 import io.hasp.Script;
+import io.hasp.internal.pubsub.ChannelKind;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -32,6 +33,7 @@ final class ReadUnlockScript {
         List<String> keys = List.of(name, RwKeys.channel(name), RwKeys.timeoutPrefix(name, ownerField),
                 RwKeys.tag(name), latch);
         return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, keys,
-                RwKeys.UNLOCK_MESSAGE, ownerField, latchMillis, Integer.toString(expectedCount));
+                RwKeys.UNLOCK_MESSAGE, ownerField, latchMillis, Integer.toString(expectedCount),
+                ChannelKind.of(redis).publishCommand());
     }
 }

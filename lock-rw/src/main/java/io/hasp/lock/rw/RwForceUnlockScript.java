@@ -3,6 +3,7 @@ package io.hasp.lock.rw;
 import io.hasp.RedisCommands;
 import io.hasp.Replies;
 import io.hasp.Script;
+import io.hasp.internal.pubsub.ChannelKind;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -17,6 +18,6 @@ final class RwForceUnlockScript {
     /** Deletes lock {@code name} if it is held in {@code mode}; the future is {@code true} when it was. */
     static CompletableFuture<Boolean> run(RedisCommands redis, String name, LockMode mode) {
         return redis.evalsha(SCRIPT, Replies.BOOLEAN, List.of(name, RwKeys.channel(name), RwKeys.tag(name)),
-                mode == LockMode.READ ? "read" : "write", RwKeys.READ_UNLOCK_MESSAGE);
+                mode == LockMode.READ ? "read" : "write", RwKeys.READ_UNLOCK_MESSAGE, ChannelKind.of(redis).publishCommand());
     }
 }

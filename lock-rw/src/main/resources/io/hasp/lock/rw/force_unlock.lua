@@ -7,6 +7,8 @@
 --          "<KEYS[3]>:<field>:rwlock_timeout:<n>"
 -- ARGV[1]  the mode the lock must be in: 'read' or 'write'
 -- ARGV[2]  the message published when it was freed: "1" (wake all waiters)
+-- ARGV[3]  the publish command: 'publish', or 'spublish' where unlock messages travel on
+--          sharded channels (a Redis 7 cluster)
 --
 -- Returns  1 when the lock was in mode ARGV[1] and was deleted with its read timeout keys (and
 --          ARGV[2] published), 0 when it was not in that mode (nothing changed).
@@ -23,5 +25,5 @@ for _, field in ipairs(redis.call('hkeys', KEYS[1])) do
     end
 end
 redis.call('del', KEYS[1])
-redis.call('publish', KEYS[2], ARGV[2])
+redis.call(ARGV[3], KEYS[2], ARGV[2])
 return 1

@@ -13,6 +13,8 @@
 -- ARGV[3]  how long the latch lives, in milliseconds
 -- ARGV[4]  "0" to give back the owner's newest hold; n > 0 to do so only when the owner has
 --          exactly n holds (the undo of an abandoned acquisition that would have made n)
+-- ARGV[5]  the publish command: 'publish', or 'spublish' where unlock messages travel on
+--          sharded channels (a Redis 7 cluster)
 --
 -- Returns  nil when the owner holds no read lock (or not n holds; nothing changed); 0 when the
 --          owner still has read holds; 1 when its last read hold ended and the lock is still held
@@ -63,6 +65,6 @@ if longest > 0 then
 end
 
 redis.call('del', KEYS[1])
-redis.call('publish', KEYS[2], ARGV[1])
+redis.call(ARGV[5], KEYS[2], ARGV[1])
 redis.call('set', KEYS[5], 2, 'px', ARGV[3])
 return 2

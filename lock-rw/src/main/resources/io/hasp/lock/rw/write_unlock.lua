@@ -12,6 +12,8 @@
 -- ARGV[3]  how long the latch lives, in milliseconds
 -- ARGV[4]  "0" to give back one hold; n > 0 to do so only when the owner has exactly n write
 --          holds (the undo of an abandoned acquisition that would have made n)
+-- ARGV[5]  the publish command: 'publish', or 'spublish' where unlock messages travel on
+--          sharded channels (a Redis 7 cluster)
 --
 -- Returns  nil when the owner does not hold the write lock (or not n holds; nothing changed);
 --          0 when it still holds it (one hold fewer); 1 when its write hold ended and the lock
@@ -55,6 +57,6 @@ if longest > 0 then
 else
     redis.call('del', KEYS[1])
 end
-redis.call('publish', KEYS[2], ARGV[1])
+redis.call(ARGV[5], KEYS[2], ARGV[1])
 redis.call('set', KEYS[4], outcome, 'px', ARGV[3])
 return outcome
