@@ -5,6 +5,7 @@ import io.hasp.internal.DefaultRedisCommands;
 import io.hasp.internal.Futures;
 import io.hasp.internal.cluster.ClusterCommands;
 import io.hasp.internal.cluster.ClusterNodes;
+import io.hasp.internal.cluster.ClusterPubSub;
 import io.hasp.internal.cluster.NodeAddress;
 import io.hasp.internal.cluster.SlotMap;
 import io.hasp.internal.connection.ClientThreads;
@@ -34,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * The entry point: one client per application and server, created once and closed at
  * shutdown. It owns an event-loop group (native epoll when it loads, NIO otherwise), one
  * {@link HashedWheelTimer}, a small pool of multiplexed command connections and a dedicated
- * pub/sub connection.
+ * pub/sub connection. On a Redis Cluster ({@code redis-cluster://}) it keeps one command
+ * connection per master instead, and a pub/sub connection on each master where waiters listen.
  *
  * <p>Thread-safe. Every future the client returns completes on one of its event-loop threads
  * ({@code hasp-io-<n>-<m>}); never block in a callback. hasp's own blocking calls (a lock's
@@ -72,7 +74,8 @@ public final class HaspClient implements AutoCloseable {
     private final HashedWheelTimer timer;
     private final ConnectionPool pool;               // null on a cluster: one connection per node instead
     private final ClusterNodes clusterNodes;          // null on a single server
-    private final DefaultPubSub pubSub;
+    private final PubSub pubSub;
+    private final RedisConnection pubSubConnection;   // null on a cluster: one per node instead
     private final RedisCommands commands;
     private final LockService locks;
     private volatile boolean closed;
@@ -86,11 +89,24 @@ public final class HaspClient implements AutoCloseable {
         this.transport = Transport.create(config.eventLoopThreads(), config.nativeTransport(), ioThreads);
         Connector connector = new Connector(config, transport);
         Iterator<io.netty.util.concurrent.EventExecutor> loops = transport.group().iterator();
+        long timeoutMillis = config.commandTimeout().toMillis();
         if (config.isCluster()) {
             this.pool = null;
             this.clusterNodes = new ClusterNodes(config, transport, timer);
-            this.commands = new ClusterCommands(clusterNodes, seeds(config), SlotMap.empty(), timer,
-                    2 * config.commandTimeout().toMillis());
+            ClusterCommands cluster = new ClusterCommands(clusterNodes, seeds(config), SlotMap.empty(), timer,
+                    2 * timeoutMillis);
+            this.commands = cluster;
+            // Unlock messages travel on sharded channels where the cluster has them (7.0+), as
+            // Redisson 4.x chooses; each node's subscriptions have a connection of their own.
+            ClusterPubSub clusterPubSub = new ClusterPubSub(cluster, (node, dropped) -> {
+                Connector nodeConnector = clusterNodes.connector(node);
+                EventLoop loop = (EventLoop) transport.group().next();
+                return new DefaultPubSub(push -> new RedisConnection("pubsub", nodeConnector, loop, timer, push),
+                        timer, timeoutMillis, cluster.channelKind(), dropped);
+            }, timer);
+            cluster.onTopologyChange(clusterPubSub::reroute);
+            this.pubSub = clusterPubSub;
+            this.pubSubConnection = null;
         } else {
             List<RedisConnection> connections = new ArrayList<>(config.poolSize());
             for (int i = 0; i < config.poolSize(); i++) {
@@ -99,12 +115,12 @@ public final class HaspClient implements AutoCloseable {
             this.pool = new ConnectionPool(connections);
             this.clusterNodes = null;
             this.commands = new DefaultRedisCommands(pool);
+            EventLoop pubSubLoop = nextLoop(loops);
+            DefaultPubSub single = new DefaultPubSub(
+                    push -> new RedisConnection("pubsub", connector, pubSubLoop, timer, push), timer, timeoutMillis);
+            this.pubSub = single;
+            this.pubSubConnection = single.connection();
         }
-        // On a cluster, unlock messages published on any node reach every node's subscribers
-        // (classic pub/sub is cluster-wide): the pub/sub connection goes to the first seed.
-        EventLoop pubSubLoop = nextLoop(loops);
-        this.pubSub = new DefaultPubSub(push -> new RedisConnection("pubsub", connector, pubSubLoop, timer, push),
-                timer, config.commandTimeout().toMillis());
         this.locks = new LockService(id, commands, pubSub, timer, config.watchdogLease(), config.timerTick(),
                 config.commandTimeout());
     }
@@ -170,12 +186,14 @@ public final class HaspClient implements AutoCloseable {
         CompletableFuture<Void> ready;
         if (clusterNodes != null) {
             ClusterCommands cluster = (ClusterCommands) commands;
-            ready = ClusterCommands.discover(clusterNodes, seeds(config)).thenAccept(map -> {
-                cluster.update(map);
-                cluster.refreshEvery(config.topologyRefresh().toMillis());
-            }).thenCompose(v -> pubSub.connection().start());
+            ready = ClusterCommands.discover(clusterNodes, seeds(config))
+                    .thenCompose(map -> {
+                        cluster.update(map);
+                        return cluster.chooseChannelKind();
+                    })
+                    .thenAccept(kind -> cluster.refreshEvery(config.topologyRefresh().toMillis()));
         } else {
-            ready = CompletableFuture.allOf(pool.start(), pubSub.connection().start());
+            ready = CompletableFuture.allOf(pool.start(), pubSubConnection.start());
         }
         try {
             ready.get(waitMillis, TimeUnit.MILLISECONDS);

@@ -7,6 +7,7 @@ import io.hasp.Replies;
 import io.hasp.Reply;
 import io.hasp.Script;
 import io.hasp.internal.Futures;
+import io.hasp.internal.pubsub.ChannelKind;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.ArrayList;
@@ -18,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@link RedisCommands} on a Redis Cluster: every keyed command and script call goes to the
@@ -31,8 +34,9 @@ import java.util.function.Function;
  * most applications send); a command without arguments goes to a master. Scripts must keep all
  * their keys in one slot, as hasp's locks do through their {@code {name}} hash tags. Thread-safe.
  */
-public final class ClusterCommands implements RedisCommands {
+public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
 
+    private static final Logger log = LoggerFactory.getLogger(ClusterCommands.class);
     private static final int MAX_REDIRECTS = 5;
 
     private final ClusterNodes nodes;
@@ -42,6 +46,8 @@ public final class ClusterCommands implements RedisCommands {
     private final AtomicBoolean refreshing = new AtomicBoolean();
     private final AtomicLong refreshes = new AtomicLong();
     private volatile SlotMap map;
+    private volatile ChannelKind channelKind = ChannelKind.CLASSIC;
+    private volatile Runnable topologyListener = () -> { };
     private volatile Timeout periodic;
     private volatile boolean closed;
 
@@ -85,13 +91,72 @@ public final class ClusterCommands implements RedisCommands {
             read = CompletableFuture.failedFuture(e);
         }
         return read.handle((fresh, failure) -> {
-            if (fresh != null) {
-                map = fresh;
-                refreshes.incrementAndGet();
-            }
             refreshing.set(false);
+            if (fresh != null) {
+                refreshes.incrementAndGet();
+                replaceMap(fresh);
+            }
             return map;
         });
+    }
+
+    /** Runs {@code listener} (on whichever thread changed it; it must not block) after every change of the map. */
+    public void onTopologyChange(Runnable listener) {
+        this.topologyListener = listener;
+    }
+
+    private void replaceMap(SlotMap fresh) {
+        map = fresh;
+        try {
+            topologyListener.run();
+        } catch (RuntimeException e) {
+            log.warn("cluster topology listener failed", e);
+        }
+    }
+
+    /**
+     * A node answered {@code MOVED <slot> <target>}: records {@code target} as the slot's master
+     * and reads the whole topology again, since other slots may have moved with it.
+     */
+    public void moved(int slot, NodeAddress target) {
+        replaceMap(map.withMaster(slot, target));
+        refresh();
+    }
+
+    /**
+     * Asks a master whether it has sharded channels ({@code PUBSUB SHARDNUMSUB}, Redis 7.0+), as
+     * Redisson 4.x does at startup, and uses them for unlock messages when it has: then hasp and
+     * Redisson clients on one cluster publish and subscribe alike.
+     *
+     * @return completes with the kind chosen; fails when no master answers at all
+     */
+    public CompletableFuture<ChannelKind> chooseChannelKind() {
+        if (map.masters().isEmpty()) {
+            return CompletableFuture.failedFuture(new RedisConnectionException("no master in the known topology", null));
+        }
+        NodeAddress master = map.masters().iterator().next();
+        return nodes.of(master).execute(Replies.VALUE, "PUBSUB", "SHARDNUMSUB", "0")
+                .handle((reply, failure) -> {
+                    if (failure == null) {
+                        return ChannelKind.SHARDED;
+                    }
+                    Throwable cause = Futures.unwrap(failure);
+                    if (cause instanceof RedisServerException) {
+                        return ChannelKind.CLASSIC;   // before 7.0: ERR unknown subcommand
+                    }
+                    throw cause instanceof RuntimeException r ? r : new RedisConnectionException(
+                            "PUBSUB SHARDNUMSUB on " + master + ": " + cause, cause);
+                })
+                .thenApply(kind -> {
+                    channelKind = kind;
+                    return kind;
+                });
+    }
+
+    /** The kind of channel unlock messages use on this cluster; {@link ChannelKind#CLASSIC} until chosen. */
+    @Override
+    public ChannelKind channelKind() {
+        return channelKind;
     }
 
     /** How many refreshes replaced the map; for monitoring and tests. */
@@ -163,7 +228,7 @@ public final class ClusterCommands implements RedisCommands {
 
     /** Replaces the topology (a discovery or refresh). */
     public void update(SlotMap topology) {
-        this.map = topology;
+        replaceMap(topology);
     }
 
     @Override
@@ -318,8 +383,7 @@ public final class ClusterCommands implements RedisCommands {
                     NodeAddress target = redirectTarget(server.getMessage());
                     if (target != null) {
                         if (code.equals("MOVED")) {
-                            map = map.withMaster(slot, target);
-                            refresh();   // a slot moved: others may have moved with it
+                            moved(slot, target);
                         }
                         send(target, code.equals("ASK"));
                         return;

@@ -58,9 +58,13 @@ public final class ClusterNodes {
         return nodes.computeIfAbsent(node, this::open).commands();
     }
 
+    /** A connector to {@code node}, with the client's settings but the node's address. */
+    public Connector connector(NodeAddress node) {
+        return new Connector(config.toBuilder().host(node.host()).port(node.port()).build(), transport);
+    }
+
     private Node open(NodeAddress address) {
-        HaspConfig nodeConfig = config.toBuilder().host(address.host()).port(address.port()).build();
-        RedisConnection connection = new RedisConnection("node", new Connector(nodeConfig, transport),
+        RedisConnection connection = new RedisConnection("node", connector(address),
                 (EventLoop) transport.group().next(), timer, null);
         Node node = new Node(connection, new DefaultRedisCommands(new ConnectionPool(List.of(connection))));
         connection.addListener(new ConnectionListener() {

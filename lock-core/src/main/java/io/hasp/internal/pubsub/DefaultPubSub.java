@@ -1,14 +1,15 @@
 package io.hasp.internal.pubsub;
 
 import io.hasp.RedisClosedException;
+import io.hasp.RedisServerException;
 import io.hasp.RedisTimeoutException;
 import io.hasp.internal.connection.ArgsCommand;
 import io.hasp.internal.connection.ConnectionListener;
 import io.hasp.internal.connection.FrameSink;
 import io.hasp.internal.connection.RedisConnection;
-import io.hasp.resp.CommandName;
 import io.netty.channel.EventLoop;
 import io.netty.util.Timer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,39 +17,64 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link PubSub} of a client, on one dedicated connection. All state lives on that
- * connection's event loop: public methods hop there. Server subscriptions follow the listener
- * count of each channel; after a reconnect every wanted channel is subscribed again (in
- * batches) and {@link MessageListener#onResubscribed} is called once all are confirmed.
+ * The {@link PubSub} of a client, or of one cluster node, on one dedicated connection, for one
+ * {@link ChannelKind} of channel. All state lives on that connection's event loop: public methods
+ * hop there. Server subscriptions follow the listener count of each channel; after a reconnect
+ * every wanted channel is subscribed again (in batches) and {@link MessageListener#onResubscribed}
+ * is called once all are confirmed.
+ *
+ * <p>The (un)subscribe commands in flight are remembered in the order written, so that an error
+ * reply is charged to the command it answers: a refused subscription fails its waiting
+ * registrations with the server's error (a sharded channel asked of a node that does not own its
+ * slot answers {@code MOVED}). A sharded channel that the server unsubscribes on its own (its slot
+ * left the node) is reported to the {@code dropped} callback; its listeners stay registered.
  */
 public final class DefaultPubSub implements PubSub, ConnectionListener, PushParser.Handler {
 
     private static final Logger log = LoggerFactory.getLogger(DefaultPubSub.class);
-    private static final CommandName SUBSCRIBE = CommandName.of("SUBSCRIBE");
-    private static final CommandName UNSUBSCRIBE = CommandName.of("UNSUBSCRIBE");
     private static final int RESUBSCRIBE_BATCH = 512;
 
     private final RedisConnection connection;
+    private final ChannelKind kind;
+    private final Consumer<String> dropped;
     private final EventLoop loop;
     private final Timer timer;
     private final long timeoutMillis;
     private final Map<String, ChannelState> channels = new HashMap<>();
     private int resubscriptionsPending;
     private final List<Op> ops = new ArrayList<>();   // (un)subscriptions to write at the end of this turn
+    private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();   // written, not fully answered
     private boolean opsScheduled;
     private volatile boolean closed;
 
     /**
+     * Classic channels on one server.
+     *
      * @param connectionFactory creates the dedicated connection, given the sink for its push frames
      * @param timer the client's timer
      * @param timeoutMillis how long a subscription waits for the server's confirmation
      */
     public DefaultPubSub(Function<FrameSink, RedisConnection> connectionFactory, Timer timer, long timeoutMillis) {
+        this(connectionFactory, timer, timeoutMillis, ChannelKind.CLASSIC, channel -> { });
+    }
+
+    /**
+     * @param connectionFactory creates the dedicated connection, given the sink for its push frames
+     * @param timer the client's timer
+     * @param timeoutMillis how long a subscription waits for the server's confirmation
+     * @param kind the kind of channel subscribed
+     * @param dropped told (on the event loop) of a wanted channel the server unsubscribed on its own
+     */
+    public DefaultPubSub(Function<FrameSink, RedisConnection> connectionFactory, Timer timer, long timeoutMillis,
+            ChannelKind kind, Consumer<String> dropped) {
+        this.kind = kind;
+        this.dropped = dropped;
         this.connection = connectionFactory.apply(new PushParser(this));
         this.loop = connection.eventLoop();
         this.timer = timer;
@@ -117,7 +143,7 @@ public final class DefaultPubSub implements PubSub, ConnectionListener, PushPars
         }
         remove(registration);
         registration.subscribed.completeExceptionally(new RedisTimeoutException(
-                "SUBSCRIBE " + registration.channel + ": not confirmed within " + timeoutMillis + " ms"));
+                kind.subscribeCommand() + " " + registration.channel + ": not confirmed within " + timeoutMillis + " ms"));
     }
 
     private CompletableFuture<Void> remove(Registration registration) {
@@ -141,7 +167,7 @@ public final class DefaultPubSub implements PubSub, ConnectionListener, PushPars
             sync(state);
             if (state.pendingConfirmations > 0) {
                 timer.newTimeout(t -> onLoop(() -> done.completeExceptionally(new RedisTimeoutException(
-                        "UNSUBSCRIBE " + state.channel + ": not confirmed within " + timeoutMillis + " ms")), done),
+                        kind.unsubscribeCommand() + " " + state.channel + ": not confirmed within " + timeoutMillis + " ms")), done),
                         timeoutMillis, TimeUnit.MILLISECONDS);
             }
         }
@@ -186,7 +212,9 @@ public final class DefaultPubSub implements PubSub, ConnectionListener, PushPars
     }
 
     private void write(boolean subscribe, List<String> channelNames) {
-        connection.writeNow(ArgsCommand.withoutReply(subscribe ? SUBSCRIBE : UNSUBSCRIBE, channelNames.toArray()));
+        inFlight.add(new InFlight(subscribe, List.copyOf(channelNames)));
+        connection.writeNow(ArgsCommand.withoutReply(subscribe ? kind.subscribeCommand() : kind.unsubscribeCommand(),
+                channelNames.toArray()));
         channelNames.clear();
     }
 
@@ -199,17 +227,72 @@ public final class DefaultPubSub implements PubSub, ConnectionListener, PushPars
     }
 
     @Override
-    public void push(String kind, String channel, String payload) {
-        switch (kind) {
-            case "message":
-                deliver(channel, payload);
-                break;
-            case "subscribe":
-            case "unsubscribe":
-                confirmed(kind.equals("subscribe"), channel);
-                break;
-            default:
-                log.debug("{}: ignoring push {}", connection, kind);
+    public void push(String pushKind, String channel, String payload) {
+        if (pushKind.equals(kind.messagePush())) {
+            deliver(channel, payload);
+        } else if (pushKind.equals(kind.subscribePush())) {
+            confirmed(true, channel);
+        } else if (pushKind.equals(kind.unsubscribePush())) {
+            confirmed(false, channel);
+        } else {
+            log.debug("{}: ignoring push {}", connection, pushKind);
+        }
+    }
+
+    /** An error reply: it answers the oldest (un)subscribe command in flight, refused as a whole. */
+    @Override
+    public void error(String message) {
+        InFlight refused = inFlight.poll();
+        if (refused == null) {
+            log.warn("{}: pub/sub error from the server: {}", connection, message);
+            return;
+        }
+        log.debug("{}: {} {} refused: {}", connection, refused.subscribe ? kind.subscribeCommand()
+                : kind.unsubscribeCommand(), refused.channels, message);
+        for (String channel : refused.channels) {
+            refused(refused.subscribe, channel, message);
+        }
+    }
+
+    private void refused(boolean subscribe, String channel, String message) {
+        ChannelState state = channels.get(channel);
+        if (state == null || state.pendingConfirmations == 0 || --state.pendingConfirmations > 0) {
+            return;
+        }
+        if (subscribe) {
+            // The server did not subscribe: the registrations waiting for it fail with its answer.
+            state.subscribeSent = false;
+            state.confirmed = false;
+            RedisServerException failure = new RedisServerException(message);
+            for (Registration registration : new ArrayList<>(state.awaitingConfirmation)) {
+                state.remove(registration);
+                registration.subscribed.completeExceptionally(failure);
+            }
+        }
+        boolean wasResubscribing = state.resubscribing;
+        state.resubscribing = false;
+        if (!state.wanted()) {
+            forget(state);
+        } else if (subscribe) {
+            // Listeners confirmed before a reconnect, refused now: the owner moves them elsewhere.
+            log.warn("{}: {} {} refused after a reconnect: {}", connection, kind.subscribeCommand(), channel, message);
+            dropped.accept(channel);
+        }
+        if (wasResubscribing && --resubscriptionsPending == 0) {
+            notifyResubscribed();
+        }
+    }
+
+    /** One (un)subscribe command written and not yet answered for each of its channels. */
+    private static final class InFlight {
+        final boolean subscribe;
+        final List<String> channels;
+        int unanswered;
+
+        InFlight(boolean subscribe, List<String> channels) {
+            this.subscribe = subscribe;
+            this.channels = channels;
+            this.unanswered = channels.size();
         }
     }
 
@@ -230,7 +313,18 @@ public final class DefaultPubSub implements PubSub, ConnectionListener, PushPars
     private void confirmed(boolean subscribed, String channel) {
         ChannelState state = channels.get(channel);
         if (state == null || state.pendingConfirmations == 0) {
+            if (!subscribed && state != null && state.confirmed) {
+                // Not an answer: the server unsubscribed a wanted channel on its own (a sharded
+                // channel whose slot left this node). The listeners stay; the owner moves them.
+                state.confirmed = false;
+                state.subscribeSent = false;
+                dropped.accept(channel);
+            }
             return;
+        }
+        InFlight answered = inFlight.peek();
+        if (answered != null && --answered.unanswered == 0) {
+            inFlight.poll();
         }
         if (--state.pendingConfirmations > 0) {
             return;
@@ -298,6 +392,7 @@ public final class DefaultPubSub implements PubSub, ConnectionListener, PushPars
     public void disconnected(RedisConnection c) {
         resubscriptionsPending = 0;
         ops.clear();   // the reconnect subscribes every wanted channel
+        inFlight.clear();
         for (ChannelState state : new ArrayList<>(channels.values())) {
             state.pendingConfirmations = 0;
             state.subscribeSent = false;
@@ -309,11 +404,7 @@ public final class DefaultPubSub implements PubSub, ConnectionListener, PushPars
         }
     }
 
-    /**
-     * Closes the pub/sub connection; waiting subscriptions fail with {@link RedisClosedException}.
-     *
-     * @return completes when the connection is closed
-     */
+    @Override
     public CompletableFuture<Void> close() {
         closed = true;
         CompletableFuture<Void> failed = new CompletableFuture<>();

@@ -23,4 +23,12 @@ public interface PubSub {
      *     timeout (the registration is then removed) or {@code RedisClosedException}
      */
     CompletableFuture<Subscription> subscribe(String channel, MessageListener listener);
+
+    /**
+     * Closes the pub/sub connections; waiting subscriptions fail with
+     * {@code RedisClosedException}.
+     *
+     * @return completes when the connections are closed
+     */
+    CompletableFuture<Void> close();
 }

@@ -5,8 +5,6 @@ import io.hasp.internal.connection.RedisConnection;
 import io.hasp.resp.RespType;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Decodes the frames of a pub/sub connection ({@code [message, channel, payload]},
@@ -16,8 +14,6 @@ import org.slf4j.LoggerFactory;
  */
 final class PushParser implements FrameSink {
 
-    private static final Logger log = LoggerFactory.getLogger(PushParser.class);
-
     /** What a push frame means. */
     interface Handler {
         /**
@@ -26,6 +22,9 @@ final class PushParser implements FrameSink {
          * @param second the third element: the payload or the subscription count
          */
         void push(String kind, String first, String second);
+
+        /** An error reply, which answers the oldest (un)subscribe command not yet answered. */
+        void error(String message);
     }
 
     private final Handler handler;
@@ -58,7 +57,7 @@ final class PushParser implements FrameSink {
         depth = 0;
         error = null;
         if (failure != null) {
-            log.warn("{}: pub/sub error from the server: {}", connection, failure);
+            handler.error(failure);
         } else if (kind != null) {
             handler.push(kind, first, second);
         }

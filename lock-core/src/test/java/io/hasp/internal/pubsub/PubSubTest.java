@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
 import io.hasp.RedisClosedException;
+import io.hasp.RedisServerException;
 import io.hasp.Replies;
 import io.hasp.internal.ClientInternals;
 import io.hasp.testing.RedisServer;
@@ -131,5 +132,33 @@ class PubSubTest {
         ExecutionException e = assertThrows(ExecutionException.class,
                 () -> get(ClientInternals.pubSub(client).subscribe("late", (c, m) -> { })));
         assertInstanceOf(RedisClosedException.class, e.getCause());
+    }
+
+    @ParameterizedTest
+    @EnumSource(HaspConfig.Protocol.class)
+    void aRefusedSubscriptionFailsWithTheServersAnswerAndSparesTheOthers(HaspConfig.Protocol protocol) throws Exception {
+        try (RedisServer redis = RedisServer.builder().name("channel-acl")
+                        .option("user", "limited", "on", ">pw", "~*", "resetchannels", "&allowed:*", "+@all").start();
+                HaspClient client = HaspClient.create(HaspConfig.builder()
+                        .uri("redis://limited:pw@" + redis.host() + ":" + redis.port()).protocol(protocol)
+                        .commandTimeout(java.time.Duration.ofSeconds(30)).build())) {
+            PubSub pubSub = ClientInternals.pubSub(client);
+            BlockingQueue<String> received = new LinkedBlockingQueue<>();
+            Subscription a = get(pubSub.subscribe("allowed:a", (channel, message) -> received.add(channel + "=" + message)));
+            for (int attempt = 0; attempt < 2; attempt++) {
+                CompletableFuture<Subscription> refused = pubSub.subscribe("forbidden", (channel, message) -> { });
+                // Well before the 30 s command timeout: the error answers the SUBSCRIBE it was sent for.
+                ExecutionException e = assertThrows(ExecutionException.class, () -> refused.get(10, TimeUnit.SECONDS));
+                RedisServerException cause = assertInstanceOf(RedisServerException.class, e.getCause());
+                assertEquals("NOPERM", cause.code());
+            }
+            Subscription b = get(pubSub.subscribe("allowed:b", (channel, message) -> received.add(channel + "=" + message)));
+            get(client.commands().publish("allowed:a", "1"));
+            get(client.commands().publish("allowed:b", "2"));
+            assertEquals("allowed:a=1", received.poll(10, TimeUnit.SECONDS));
+            assertEquals("allowed:b=2", received.poll(10, TimeUnit.SECONDS));
+            get(a.unsubscribe());
+            get(b.unsubscribe());
+        }
     }
 }
