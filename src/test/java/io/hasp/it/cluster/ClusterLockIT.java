@@ -8,18 +8,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
 import io.hasp.RedisConnectionException;
-import io.hasp.internal.ClientInternals;
+import io.hasp.internal.cluster.ClusterSlot;
 import io.hasp.lock.HaspLock;
-import io.hasp.lock.HoldEnd;
+import io.hasp.lock.LockOwner;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
+import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisCluster;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -33,8 +36,8 @@ import org.junit.jupiter.api.Test;
 /**
  * hasp's locks on a real local Redis Cluster (3 masters, 3 replicas), created from a
  * {@code redis-cluster://} seed list: commands and scripts reach their slot's master, waiters are
- * woken across clients, a counter stays exact, watchdog renewals of locks spread over many slots
- * are grouped per slot (no CROSSSLOT), and the read/write lock works there too.
+ * woken across clients, a counter stays exact, the watchdog renews 10,000 locks spread over the
+ * slots with a few calls per master (no CROSSSLOT), and the read/write lock works there too.
  */
 class ClusterLockIT {
 
@@ -128,32 +131,88 @@ class ClusterLockIT {
     }
 
     @Test
-    void watchdogRenewalsAreGroupedPerSlot() throws Exception {
-        List<HaspLock> locks = new ArrayList<>();
-        List<CompletableFuture<HoldEnd>> ends = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
+    void tenThousandWatchdogLocksAreRenewedWithAFewCallsPerMaster() throws Exception {
+        int count = 10_000;
+        List<HaspLock> locks = new ArrayList<>(count);
+        List<LockOwner> owners = new ArrayList<>(count);
+        Map<RedisServer, Integer> locksPerMaster = new HashMap<>();
+        Set<Integer> slots = new HashSet<>();
+        List<CompletableFuture<Void>> locking = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
             HaspLock lock = client.getLock("cluster:watchdog:" + i);
-            lock.lock();
+            LockOwner owner = lock.owner(1);
             locks.add(lock);
-            ends.add(lock.holdEnd());
+            owners.add(owner);
+            int slot = ClusterSlot.of(lock.getName());
+            slots.add(slot);
+            locksPerMaster.merge(cluster.masterOf(slot), 1, Integer::sum);
+            locking.add(lock.lockAsync(owner));
         }
+        CompletableFuture.allOf(locking.toArray(new CompletableFuture<?>[0])).get(60, TimeUnit.SECONDS);
+        assertTrue(slots.size() > 7_000, "spread over " + slots.size() + " slots");
+        assertEquals(3, locksPerMaster.size(), "on every master");
         try {
-            long before = ClientInternals.lockService(client).renewalCalls();
-            // Three renewal passes (one every 500 ms): the 1.5 s lease would have run out twice over.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (ClientInternals.lockService(client).renewalCalls() < before + 3 * 250 && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
+            // A pass renews, on each master, its locks in batches of 100 (of one kind): a few calls,
+            // where one call per slot would be thousands.
+            Map<RedisServer, Long> before = new HashMap<>();
+            for (RedisServer master : cluster.masters()) {
+                before.put(master, scriptCalls(master));
             }
-            assertTrue(ClientInternals.lockService(client).renewalCalls() >= before + 3 * 250,
-                    "renewal calls: one per slot and pass");
-            for (int i = 0; i < locks.size(); i++) {
-                assertTrue(locks.get(i).isHeldByCurrentThread(), "lock " + i + " still held after its lease ran out thrice");
-                assertFalse(ends.get(i).isDone(), "lock " + i + " was not lost");
+            long callsPerPass = 0;
+            for (int onMaster : locksPerMaster.values()) {
+                callsPerPass += (onMaster + 99) / 100;
             }
+            long renewalsBefore = client.renewalCalls();
+            long target = renewalsBefore + 3 * callsPerPass;
+            // Three passes (one every 500 ms): the 1.5 s lease would have run out twice over.
+            assertTrue(Conditions.await(Duration.ofSeconds(30), () -> client.renewalCalls() >= target),
+                    "three renewal passes");
+            // Wait until the masters ran what was sent so far.
+            long sent = client.renewalCalls() - renewalsBefore;
+            assertTrue(Conditions.await(Duration.ofSeconds(30), () -> cluster.masters().stream()
+                    .mapToLong(m -> scriptCalls(m) - before.get(m)).sum() >= sent), "the masters ran the renewals sent");
+            for (RedisServer master : cluster.masters()) {
+                long perPass = (locksPerMaster.get(master) + 99) / 100;
+                long calls = scriptCalls(master) - before.get(master);
+                // One call per slot would be thousands per pass on each master.
+                assertTrue(calls >= 2 * perPass && calls <= 5 * perPass, master + ": " + calls
+                        + " renewal calls in about three passes over " + locksPerMaster.get(master) + " locks");
+                assertEquals(0, errors(master, "CROSSSLOT"), "no CROSSSLOT on " + master);
+            }
+            for (int i = 0; i < count; i++) {
+                assertFalse(locks.get(i).holdEnd(owners.get(i)).isDone(), "lock " + i + " was not lost");
+            }
+            assertTrue(locks.get(0).isHeldByAsync(owners.get(0)).get(10, TimeUnit.SECONDS));
+            assertTrue(locks.get(count - 1).remainTimeToLive() > 0);
         } finally {
-            for (HaspLock lock : locks) {
-                lock.unlock();
+            List<CompletableFuture<Void>> unlocking = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                unlocking.add(locks.get(i).unlockAsync(owners.get(i)));
             }
+            CompletableFuture.allOf(unlocking.toArray(new CompletableFuture<?>[0])).get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Script calls (EVAL and EVALSHA) so far on {@code node}, from INFO commandstats. */
+    static long scriptCalls(RedisServer node) {
+        return stat(node, "commandstats", "cmdstat_evalsha:calls=") + stat(node, "commandstats", "cmdstat_eval:calls=");
+    }
+
+    /** Error replies with {@code code} so far on {@code node}, from INFO errorstats. */
+    static long errors(RedisServer node, String code) {
+        return stat(node, "errorstats", "errorstat_" + code + ":count=");
+    }
+
+    private static long stat(RedisServer node, String section, String prefix) {
+        try (RedisProbe probe = node.probe()) {
+            for (String line : ((String) probe.call("INFO", section)).split("\r\n")) {
+                if (line.startsWith(prefix)) {
+                    String rest = line.substring(prefix.length());
+                    int end = rest.indexOf(',');
+                    return Long.parseLong(end < 0 ? rest : rest.substring(0, end));
+                }
+            }
+            return 0;
         }
     }
 

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
+import io.hasp.HaspConfig;
+import io.hasp.internal.cluster.ClusterSlot;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
+import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisCluster;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
@@ -101,5 +104,55 @@ class ClusterMigrationIT {
         theirs.unlock();
         assertFalse(lock.isLocked());
         assertEquals(0L, call(target, "EXISTS", name));
+    }
+
+    @Test
+    void theWatchdogKeepsALockWhoseSlotIsMigratingAndItsNeighbours() throws Exception {
+        try (HaspClient watched = HaspClient.create(HaspConfig.builder().uri(cluster.uri())
+                .watchdogLease(Duration.ofMillis(1_500)).build())) {
+            String name = "migrating-watchdog";
+            int slot = slotOf(name);
+            RedisServer source = cluster.masterOf(slot);
+            RedisServer target = cluster.masters().get((cluster.masters().indexOf(source) + 1) % 3);
+            String neighbour = null;
+            for (int i = 0; neighbour == null; i++) {
+                int other = ClusterSlot.of(name + ":neighbour:" + i);
+                if (other != slot && cluster.masterOf(other) == source) {
+                    neighbour = name + ":neighbour:" + i;   // same master, another slot: the same renewal call
+                }
+            }
+            HaspLock moving = watched.getLock(name);
+            HaspLock staying = watched.getLock(neighbour);
+            LockOwner owner = moving.owner(1);
+            moving.lockAsync(owner).get(10, TimeUnit.SECONDS);
+            staying.lockAsync(owner).get(10, TimeUnit.SECONDS);
+
+            // Half-migrate the slot: the hash is on the target, the slot still the source's.
+            assertEquals("OK", call(target, "CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", RedisCluster.nodeId(source)));
+            assertEquals("OK", call(source, "CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", RedisCluster.nodeId(target)));
+            assertEquals("OK", call(source, "MIGRATE", target.host(), Integer.toString(target.port()), name, "0", "5000"));
+            // Four passes or more, one every 500 ms: the 1.5 s lease runs out unless they renew it.
+            long before = watched.renewalCalls();
+            assertTrue(Conditions.await(Duration.ofSeconds(20), () -> watched.renewalCalls() >= before + 4
+                    || moving.holdEnd(owner).isDone() || staying.holdEnd(owner).isDone()), "renewal passes");
+            assertFalse(moving.holdEnd(owner).isDone(), "the migrating lock is still held");
+            assertFalse(staying.holdEnd(owner).isDone(), "its neighbour in the same renewal call too");
+            try (RedisProbe probe = target.probe()) {
+                probe.call("ASKING");
+                assertTrue((Long) probe.call("PTTL", name) > 0, "renewed on the importing node");
+            }
+
+            for (RedisServer master : cluster.masters()) {
+                assertEquals("OK", call(master, "CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", RedisCluster.nodeId(target)));
+            }
+            long after = watched.renewalCalls();
+            assertTrue(Conditions.await(Duration.ofSeconds(20), () -> watched.renewalCalls() >= after + 4), "renewal passes");
+            assertTrue(moving.isHeldByAsync(owner).get(10, TimeUnit.SECONDS), "held on its new master");
+            assertTrue(staying.isHeldByAsync(owner).get(10, TimeUnit.SECONDS));
+            assertFalse(moving.holdEnd(owner).isDone());
+            moving.unlockAsync(owner).get(10, TimeUnit.SECONDS);
+            staying.unlockAsync(owner).get(10, TimeUnit.SECONDS);
+            assertFalse(moving.isLocked());
+        }
     }
 }

@@ -221,6 +221,14 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
                 });
     }
 
+    /**
+     * The commands of one node, unrouted: what is sent there runs there or fails with the node's
+     * redirection error. For work that must reach a given master, such as a watchdog batch.
+     */
+    public RedisCommands node(NodeAddress node) {
+        return nodes.of(node);
+    }
+
     /** The current topology. */
     public SlotMap map() {
         return map;

@@ -1,7 +1,6 @@
 package io.hasp.internal.lock;
 
 import io.hasp.internal.Futures;
-import io.hasp.internal.cluster.ClusterSlot;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
 import io.netty.util.Timeout;
@@ -14,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,8 +45,8 @@ final class LeaseRenewer {
     private final long leaseMillis;
     private final int batchSize;
     private final Renewal renewal;
-    /** On a cluster a script's keys must share a slot: one batch per kind and slot, not per kind. */
-    private final boolean batchPerSlot;
+    /** Which batch a lock name's holds join besides their kind (on a cluster: its master); null: by kind only. */
+    private final Function<String, Object> batchGroup;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicLong calls = new AtomicLong();
     private volatile boolean closed;
@@ -54,12 +54,16 @@ final class LeaseRenewer {
 
     LeaseRenewer(HoldRegistry holds, Timer timer, LongSupplier nanoClock, long leaseMillis, int batchSize,
             Renewal renewal) {
-        this(holds, timer, nanoClock, leaseMillis, batchSize, renewal, /* batchPerSlot= */ false);
+        this(holds, timer, nanoClock, leaseMillis, batchSize, renewal, null);
     }
 
+    /**
+     * @param batchGroup which batch the holds of a lock name join besides their kind (on a
+     *     cluster: the master that serves it), or null to batch by kind only
+     */
     LeaseRenewer(HoldRegistry holds, Timer timer, LongSupplier nanoClock, long leaseMillis, int batchSize,
-            Renewal renewal, boolean batchPerSlot) {
-        this.batchPerSlot = batchPerSlot;
+            Renewal renewal, Function<String, Object> batchGroup) {
+        this.batchGroup = batchGroup;
         this.holds = holds;
         this.timer = timer;
         this.nanoClock = nanoClock;
@@ -127,7 +131,7 @@ final class LeaseRenewer {
                 holds.end(hold, HoldEnd.EXPIRED);
                 continue;
             }
-            BatchKey key = new BatchKey(hold.kind, batchPerSlot ? ClusterSlot.of(hold.name) : -1);
+            BatchKey key = new BatchKey(hold.kind, batchGroup == null ? null : batchGroup.apply(hold.name));
             Batch batch = batches.computeIfAbsent(key, k -> new Batch(k.kind(), batchSize));
             if (!hold.beginRenewal(batch.flight)) {
                 continue;
@@ -146,8 +150,8 @@ final class LeaseRenewer {
         return CompletableFuture.allOf(flights.toArray(new CompletableFuture<?>[0]));
     }
 
-    /** Which batch a hold joins: its kind, and on a cluster its slot (-1 on one server). */
-    private record BatchKey(LockKind kind, int slot) {
+    /** Which batch a hold joins: its kind, and on a cluster its master (null on one server). */
+    private record BatchKey(LockKind kind, Object group) {
     }
 
     /** Holds of one kind renewed by one script call; {@code flight} completes when it settled. */

@@ -106,6 +106,16 @@ public interface LockKind {
             long leaseMillis);
 
     /**
+     * Like {@link #renew}, for holds on locks of several slots that one cluster master serves, in
+     * one call to that master: the keys are passed {@link UndeclaredKeys undeclared}, since
+     * declared keys must share a slot. A key not served by {@code node} (its slot moved) makes the
+     * call fail or reports its hold {@code '0'}; the service then renews those holds again by slot
+     * before believing it.
+     */
+    CompletableFuture<String> renewOnNode(RedisCommands node, List<String> names, List<LockOwner> owners,
+            long leaseMillis);
+
+    /**
      * Frees lock {@code name} in this kind whoever holds it, announcing it on its channel.
      *
      * @return a future of {@code true} when there was a hold to free

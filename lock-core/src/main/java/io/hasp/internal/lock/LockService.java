@@ -95,9 +95,15 @@ public final class LockService implements AutoCloseable {
         this.clock = clock;
         this.unlockRetryNanos = TimeUnit.MILLISECONDS.toNanos(2 * timeoutMillis);
         this.latchMillis = 4 * timeoutMillis + 1_000;
-        this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH,
-                (kind, names, owners, lease) -> kind.renew(redis, names, owners, lease),
-                /* batchPerSlot= */ redis instanceof ClusterCommands);
+        if (redis instanceof ClusterCommands cluster) {
+            // One renewal call per master and kind, whatever the slots of its locks.
+            ClusterRenewal renewal = new ClusterRenewal(cluster);
+            this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH, renewal,
+                    renewal::batchGroup);
+        } else {
+            this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH,
+                    (kind, names, owners, lease) -> kind.renew(redis, names, owners, lease));
+        }
         this.waiters = new LockWaiters(pubSub, timer, LINGER_MILLIS);
         this.latches = new LatchSweeper(redis, timer);
     }

@@ -59,6 +59,12 @@ final class ReentrantKind implements LockKind {
     }
 
     @Override
+    public CompletableFuture<String> renewOnNode(RedisCommands node, List<String> names, List<LockOwner> owners,
+            long leaseMillis) {
+        return RenewScript.runOnNode(node, names, owners, leaseMillis);
+    }
+
+    @Override
     public CompletableFuture<Boolean> forceRelease(RedisCommands redis, String name) {
         return ForceUnlockScript.run(redis, name);
     }

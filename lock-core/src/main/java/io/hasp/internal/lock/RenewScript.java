@@ -22,11 +22,21 @@ final class RenewScript {
      */
     static CompletableFuture<String> run(RedisCommands redis, List<String> keys, List<LockOwner> owners,
             long leaseMillis) {
+        return redis.evalsha(SCRIPT, Replies.STRING, keys, args(owners, leaseMillis));
+    }
+
+    /** Like {@link #run}, on one cluster node, with keys of several slots passed {@link UndeclaredKeys undeclared}. */
+    static CompletableFuture<String> runOnNode(RedisCommands node, List<String> keys, List<LockOwner> owners,
+            long leaseMillis) {
+        return node.evalsha(SCRIPT, Replies.STRING, List.of(), UndeclaredKeys.args(keys, args(owners, leaseMillis)));
+    }
+
+    private static Object[] args(List<LockOwner> owners, long leaseMillis) {
         Object[] args = new Object[owners.size() + 1];
         args[0] = leaseMillis;
         for (int i = 0; i < owners.size(); i++) {
             args[i + 1] = owners.get(i).field();
         }
-        return redis.evalsha(SCRIPT, Replies.STRING, keys, args);
+        return args;
     }
 }

@@ -320,6 +320,12 @@ class LeaseRenewerTest {
         }
 
         @Override
+        public CompletableFuture<String> renewOnNode(RedisCommands node, List<String> names, List<LockOwner> owners,
+                long leaseMillis) {
+            return RenewScript.runOnNode(node, names.stream().map(n -> "other:" + n).toList(), owners, leaseMillis);
+        }
+
+        @Override
         public CompletableFuture<Boolean> forceRelease(RedisCommands redis, String name) {
             throw new UnsupportedOperationException();
         }

@@ -92,6 +92,12 @@ final class RwLockKind implements LockKind {
         return RwRenewScript.run(redis, names, owners, mode, leaseMillis);
     }
 
+    @Override
+    public CompletableFuture<String> renewOnNode(RedisCommands node, List<String> names, List<LockOwner> owners,
+            long leaseMillis) {
+        return RwRenewScript.runOnNode(node, names, owners, mode, leaseMillis);
+    }
+
     /** Deletes the lock if it is in this mode (with its read timeout keys) and publishes {@code "1"}. */
     @Override
     public CompletableFuture<Boolean> forceRelease(RedisCommands redis, String name) {

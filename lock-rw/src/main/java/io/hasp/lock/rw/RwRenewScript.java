@@ -3,6 +3,7 @@ package io.hasp.lock.rw;
 import io.hasp.RedisCommands;
 import io.hasp.Replies;
 import io.hasp.Script;
+import io.hasp.internal.lock.UndeclaredKeys;
 import io.hasp.lock.LockOwner;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,17 @@ final class RwRenewScript {
      */
     static CompletableFuture<String> run(RedisCommands redis, List<String> names, List<LockOwner> owners,
             LockMode mode, long leaseMillis) {
+        return call(redis, names, owners, mode, leaseMillis, /* declared= */ true);
+    }
+
+    /** Like {@link #run}, on one cluster node, with keys of several slots passed {@link UndeclaredKeys undeclared}. */
+    static CompletableFuture<String> runOnNode(RedisCommands node, List<String> names, List<LockOwner> owners,
+            LockMode mode, long leaseMillis) {
+        return call(node, names, owners, mode, leaseMillis, /* declared= */ false);
+    }
+
+    private static CompletableFuture<String> call(RedisCommands redis, List<String> names, List<LockOwner> owners,
+            LockMode mode, long leaseMillis, boolean declared) {
         List<String> keys = new ArrayList<>(2 * names.size());
         Object[] args = new Object[names.size() + 1];
         args[0] = leaseMillis;
@@ -33,6 +45,7 @@ final class RwRenewScript {
             keys.add(RwKeys.timeoutPrefix(names.get(i), owner));
             args[i + 1] = mode == LockMode.WRITE ? RwKeys.writeField(owner) : owner;
         }
-        return redis.evalsha(SCRIPT, Replies.STRING, keys, args);
+        return declared ? redis.evalsha(SCRIPT, Replies.STRING, keys, args)
+                : redis.evalsha(SCRIPT, Replies.STRING, List.of(), UndeclaredKeys.args(keys, args));
     }
 }
