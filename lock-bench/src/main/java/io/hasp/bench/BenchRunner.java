@@ -1,8 +1,10 @@
 package io.hasp.bench;
 
 import io.hasp.bench.fleet.FleetDriver;
+import io.hasp.bench.lock.ClusterLockBenchmark;
 import io.hasp.bench.fleet.FleetRuns;
 import io.hasp.bench.report.MarkdownReport;
+import io.hasp.testing.RedisCluster;
 import io.hasp.testing.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -70,6 +72,7 @@ public final class BenchRunner {
     private final Pattern only;
     private final boolean fleets;
     private final String givenUri;
+    private String clusterUri;   // the cluster started for the cluster rows, while they run
     private final List<String> commandLine;
     private final PrintStream console = System.out;
     private String loadAtStart = "?";
@@ -164,22 +167,17 @@ public final class BenchRunner {
             measurements.values().removeIf(m -> !only.matcher(m.key()).find());
         }
         Map<String, RunResult> results = new LinkedHashMap<>();
-        int index = 0;
-        for (Measurement m : measurements.values()) {
-            index++;
-            console.printf(Locale.ROOT, "[%d/%d] %s, %d thread%s ... ", index, measurements.size(),
-                    m.benchmark().getSimpleName() + "." + m.method(), m.threads(), m.threads() == 1 ? "" : "s");
-            console.flush();
-            long t0 = System.nanoTime();
-            try {
-                RunResult result = measure(m, uri, index);
-                results.put(m.key(), result);
-                Result<?> gc = result.getSecondaryResults().get("gc.alloc.rate.norm");
-                console.printf(Locale.ROOT, "%,.0f %s, %s B/op (%d s)%n", MarkdownReport.median(result.getPrimaryResult().getStatistics()),
-                        result.getPrimaryResult().getScoreUnit(), gc == null ? "?" : String.format(Locale.ROOT, "%,.0f",
-                                gc.getScore()), (System.nanoTime() - t0) / 1_000_000_000L);
-            } catch (RunnerException | RuntimeException e) {
-                console.println("FAILED: " + e.getMessage() + " (see " + log(index, m) + ")");
+        RedisCluster cluster = null;
+        if (measurements.values().stream().anyMatch(m -> m.benchmark() == ClusterLockBenchmark.class)) {
+            cluster = RedisCluster.start();
+            clusterUri = cluster.uri();
+            console.println("started a Redis Cluster (3 masters, 3 replicas) at " + clusterUri + " for the cluster rows");
+        }
+        try {
+            measureAll(measurements, uri, results);
+        } finally {
+            if (cluster != null) {
+                cluster.close();
             }
         }
 
@@ -211,6 +209,28 @@ public final class BenchRunner {
         console.println(markdown);
         console.println("wrote " + out.resolve("results.md") + ", " + out.resolve("throughput.svg") + ", "
                 + out.resolve("results.json") + " in " + ChronoUnit.SECONDS.between(started, Instant.now()) + " s");
+    }
+
+    /** Measures each selected execution in turn, filing results by key; a failed one is reported and skipped. */
+    private void measureAll(Map<String, Measurement> measurements, String uri, Map<String, RunResult> results) {
+        int index = 0;
+        for (Measurement m : measurements.values()) {
+            index++;
+            console.printf(Locale.ROOT, "[%d/%d] %s, %d thread%s ... ", index, measurements.size(),
+                    m.benchmark().getSimpleName() + "." + m.method(), m.threads(), m.threads() == 1 ? "" : "s");
+            console.flush();
+            long t0 = System.nanoTime();
+            try {
+                RunResult result = measure(m, uri, index);
+                results.put(m.key(), result);
+                Result<?> gc = result.getSecondaryResults().get("gc.alloc.rate.norm");
+                console.printf(Locale.ROOT, "%,.0f %s, %s B/op (%d s)%n", MarkdownReport.median(result.getPrimaryResult().getStatistics()),
+                        result.getPrimaryResult().getScoreUnit(), gc == null ? "?" : String.format(Locale.ROOT, "%,.0f",
+                                gc.getScore()), (System.nanoTime() - t0) / 1_000_000_000L);
+            } catch (RunnerException | RuntimeException e) {
+                console.println("FAILED: " + e.getMessage() + " (see " + log(index, m) + ")");
+            }
+        }
     }
 
     /** Runs one fleet once; prints what it did, or why it failed (then returns null). */
@@ -269,7 +289,8 @@ public final class BenchRunner {
                 .measurementTime(TimeValue.seconds(profile.iterationSeconds()))
                 .addProfiler(GCProfiler.class)
                 .jvmArgs(FORK_FLAGS.toArray(new String[0]))
-                .jvmArgsAppend("-D" + BenchEnvironment.REDIS_PROPERTY + "=" + uri)
+                .jvmArgsAppend("-D" + BenchEnvironment.REDIS_PROPERTY + "=" + uri,
+                        "-D" + ClusterEnvironment.CLUSTER_PROPERTY + "=" + (clusterUri == null ? "" : clusterUri))
                 .shouldFailOnError(true)
                 .output(log(index, m).toString());
         if (m.waitProfile()) {
@@ -297,7 +318,8 @@ public final class BenchRunner {
                 + " (other processes on the same cores lower every figure; compare ratios of one run)");
         lines.add("- JDK: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version")
                 + "; every fork runs with `" + String.join(" ", FORK_FLAGS) + "`");
-        lines.add("- Redis " + redisVersion + " (one server for every library and row); Redisson "
+        lines.add("- Redis " + redisVersion + " (one server for every library and row, except the cluster row: a local"
+                + " cluster of 3 masters and 3 replicas, Redisson in cluster mode); Redisson "
                 + version("org.redisson", "redisson") + ", Lettuce " + version("io.lettuce", "lettuce-core")
                 + ", each with its default settings");
         lines.add(String.format(Locale.ROOT, "- JMH: %d fork(s), %d x %d s warm-up, %d x %d s measurement per row; "

@@ -1,5 +1,6 @@
 package io.hasp.bench;
 
+import io.hasp.bench.lock.ClusterLockBenchmark;
 import io.hasp.bench.lock.ContendedLockBenchmark;
 import io.hasp.bench.lock.PipelinedLockBenchmark;
 import io.hasp.bench.lock.TryLockFailBenchmark;
@@ -50,6 +51,10 @@ public final class Catalog {
         rows.add(new Row("Raw GET, async window " + GetBenchmark.WINDOW + " (calls/s)", 1, 0,
                 m(GetBenchmark.class, "haspAsync", 1), null, m(GetBenchmark.class, "lettuceAsync", 1), null));
         rows.addAll(ReadWriteRows.rows());
+        rows.add(new Row("Cluster of 3 masters: uncontended lock+unlock over " + ClusterLockBenchmark.NAMES
+                + " names per thread, watchdog (pairs/s)", 8, 0,
+                m(ClusterLockBenchmark.class, "haspWatchdog", 8), m(ClusterLockBenchmark.class, "redissonWatchdog", 8),
+                null, null));
         return rows;
     }
 
