@@ -10,12 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.internal.ClientInternals;
+import io.hasp.it.Topology;
+import io.hasp.it.TopologyServers;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
-import io.hasp.testing.RedisProbe;
-import io.hasp.testing.RedisServer;
-import io.hasp.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -24,37 +23,49 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The reentrant lock's semantics against a real redis-server. */
-@ExtendWith(RedisServerExtension.class)
+/**
+ * The reentrant lock's semantics against real redis-server processes: every test runs on one
+ * server and again on a local Redis Cluster ({@link Topology}).
+ */
+@ParameterizedClass
+@EnumSource(Topology.class)
 class HaspLockIT {
 
+    private static TopologyServers servers;
     private static HaspClient client;
     private static HaspClient other;
     private static HaspClient shortWatchdog;
-    private static RedisProbe probe;
+
+    @Parameter
+    Topology topology;
 
     private String name;
 
-    @BeforeAll
-    static void start(RedisServer server) {
-        client = Clients.hasp(server.uri(), seconds(30));
-        other = Clients.hasp(server.uri(), seconds(30));
-        shortWatchdog = Clients.hasp(server.uri(), Duration.ofMillis(1_500));
-        probe = RedisProbe.connect(server.port());
+    @BeforeParameterizedClassInvocation
+    static void start(Topology topology) {
+        servers = TopologyServers.start(topology);
+        client = Clients.hasp(servers.uri(), seconds(30));
+        other = Clients.hasp(servers.uri(), seconds(30));
+        shortWatchdog = Clients.hasp(servers.uri(), Duration.ofMillis(1_500));
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void stop() {
-        client.close();
-        other.close();
-        shortWatchdog.close();
-        probe.close();
+        try {
+            client.close();
+            other.close();
+            shortWatchdog.close();
+        } finally {
+            servers.close();
+        }
     }
 
     @org.junit.jupiter.api.BeforeEach
@@ -93,17 +104,17 @@ class HaspLockIT {
             lock.lock();
             String field = lock.currentOwner().field();
             assertEquals(client.id() + ":" + Thread.currentThread().getId(), field);
-            assertEquals("2", probe.call("HGET", name, field));
+            assertEquals("2", servers.call(name, "HGET", name, field));
             assertEquals(2, lock.getHoldCount());
             assertTrue(lock.isHeldByCurrentThread());
 
             lock.unlock();
-            assertEquals("1", probe.call("HGET", name, field));
+            assertEquals("1", servers.call(name, "HGET", name, field));
             assertTrue(lock.isLocked());
             assertEquals(List.of(), messages);
 
             lock.unlock();
-            assertEquals(0L, probe.call("EXISTS", name));
+            assertEquals(0L, servers.call(name, "EXISTS", name));
             assertFalse(lock.isLocked());
             assertEquals(0, lock.getHoldCount());
             await("the unlock message", seconds(10), () -> messages.equals(List.of("0")));
@@ -130,7 +141,7 @@ class HaspLockIT {
         assertTrue(held.await(10, TimeUnit.SECONDS));
         assertThrows(IllegalMonitorStateException.class, lock::unlock, "another thread holds it");
         assertThrows(IllegalMonitorStateException.class, () -> other.getLock(name).unlock(), "another client");
-        List<?> hash = (List<?>) probe.call("HGETALL", name);
+        List<?> hash = (List<?>) servers.call(name, "HGETALL", name);
         assertEquals(2, hash.size());
         assertEquals("2", hash.get(1));
         release.countDown();
@@ -192,7 +203,7 @@ class HaspLockIT {
         HaspLock lock = shortWatchdog.getLock(name);
         lock.lock();
         CompletableFuture<HoldEnd> end = lock.holdEnd();
-        probe.call("DEL", name);
+        servers.call(name, "DEL", name);
         assertEquals(HoldEnd.LOST, end.get(10, TimeUnit.SECONDS));
         assertThrows(IllegalMonitorStateException.class, lock::unlock);
     }
@@ -203,7 +214,7 @@ class HaspLockIT {
         lock.lock();  // watchdog: 30 s lease, renewed
         CompletableFuture<Boolean> otherClient = other.getLock(name).tryLockAsync(seconds(20), other.getLock(name).owner(1));
         CompletableFuture<Boolean> sameClient = client.getLock(name).tryLockAsync(seconds(20), lock.owner(2));
-        await("both waiters subscribed", seconds(10), () -> Clients.subscribers(probe, "redisson_lock__channel:{" + name + "}") >= 2);
+        await("both waiters subscribed", seconds(10), () -> servers.subscribers("redisson_lock__channel:{" + name + "}") >= 2);
         assertFalse(otherClient.isDone() || sameClient.isDone());
         lock.unlock();
         // One of them gets the lock now; when it gives it back the other one gets it: all by messages
@@ -267,11 +278,11 @@ class HaspLockIT {
         });
         waiter.start();
         String channel = "redisson_lock__channel:{" + name + "}";
-        await("the waiter subscribed", seconds(10), () -> Clients.subscribers(probe, channel) == 1);
+        await("the waiter subscribed", seconds(10), () -> servers.subscribers(channel) == 1);
         waiter.interrupt();
         assertTrue(ended.await(10, TimeUnit.SECONDS));
         assertInstanceOf(InterruptedException.class, outcome.get());
-        await("the subscription released", seconds(10), () -> Clients.subscribers(probe, channel) == 0);
+        await("the subscription released", seconds(10), () -> servers.subscribers(channel) == 0);
         lock.unlock();
         assertFalse(lock.isLocked(), "the interrupted waiter took nothing");
         waiter.join(10_000);
@@ -285,10 +296,10 @@ class HaspLockIT {
         LockOwner owner = theirs.owner(5);
         CompletableFuture<Void> waiting = theirs.lockAsync(owner);
         String channel = "redisson_lock__channel:{" + name + "}";
-        await("the waiter subscribed", seconds(10), () -> Clients.subscribers(probe, channel) == 1);
+        await("the waiter subscribed", seconds(10), () -> servers.subscribers(channel) == 1);
         assertTrue(waiting.cancel(false));
         lock.unlock();
-        await("the subscription released", seconds(10), () -> Clients.subscribers(probe, channel) == 0);
+        await("the subscription released", seconds(10), () -> servers.subscribers(channel) == 0);
         assertFalse(theirs.isHeldBy(owner));
         assertFalse(lock.isLocked());
     }
@@ -318,17 +329,17 @@ class HaspLockIT {
         HaspLock theirs = other.getLock(name);
         CompletableFuture<Boolean> waiter = theirs.tryLockAsync(seconds(20), theirs.owner(3));
         await("the waiter subscribed", seconds(10),
-                () -> Clients.subscribers(probe, "redisson_lock__channel:{" + name + "}") == 1);
+                () -> servers.subscribers("redisson_lock__channel:{" + name + "}") == 1);
         assertTrue(theirs.forceUnlock());
         assertTrue(waiter.get(20, TimeUnit.SECONDS));
         assertTrue(theirs.forceUnlock());
         assertFalse(theirs.forceUnlock());
-        assertNull(probe.call("HGET", name, lock.currentOwner().field()));
+        assertNull(servers.call(name, "HGET", name, lock.currentOwner().field()));
     }
 
     @Test
-    void closingTheClientStopsRenewalAndTheLeaseRunsOut(RedisServer server) throws Exception {
-        HaspClient closing = Clients.hasp(server.uri(), Duration.ofMillis(1_500));
+    void closingTheClientStopsRenewalAndTheLeaseRunsOut() throws Exception {
+        HaspClient closing = Clients.hasp(servers.uri(), Duration.ofMillis(1_500));
         HaspLock lock = closing.getLock(name);
         lock.lock();
         CompletableFuture<HoldEnd> end = lock.holdEnd();
@@ -342,10 +353,10 @@ class HaspLockIT {
     void scriptsFlushedMidRunAreLoadedAgain() throws Exception {
         HaspLock lock = client.getLock(name);
         lock.lock();
-        probe.call("SCRIPT", "FLUSH");
+        servers.flushScripts();
         lock.lock();
         assertEquals(2, lock.getHoldCount());
-        probe.call("SCRIPT", "FLUSH");
+        servers.flushScripts();
         lock.unlock();
         lock.unlock();
         assertFalse(lock.isLocked());

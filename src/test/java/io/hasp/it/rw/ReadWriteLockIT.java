@@ -13,14 +13,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.Replies;
 import io.hasp.internal.ClientInternals;
+import io.hasp.it.Topology;
+import io.hasp.it.TopologyServers;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
 import io.hasp.lock.rw.LockUpgradeException;
 import io.hasp.lock.rw.ModeLock;
-import io.hasp.testing.RedisServer;
-import io.hasp.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,25 +31,43 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The read/write lock's semantics against a real redis-server, with two hasp clients. */
-@ExtendWith(RedisServerExtension.class)
+/**
+ * The read/write lock's semantics against real redis-server processes, with two hasp clients:
+ * every test runs on one server and again on a local Redis Cluster ({@link Topology}).
+ */
+@ParameterizedClass
+@EnumSource(Topology.class)
 class ReadWriteLockIT {
 
-    private final RedisServer redis;
+    private static TopologyServers servers;
+
+    @Parameter
+    Topology topology;
+
     private HaspClient one;
     private HaspClient two;
     private String name;
 
-    ReadWriteLockIT(RedisServer redis) {
-        this.redis = redis;
+    @BeforeParameterizedClassInvocation
+    static void start(Topology topology) {
+        servers = TopologyServers.start(topology);
+    }
+
+    @AfterParameterizedClassInvocation
+    static void stop() {
+        servers.close();
     }
 
     @BeforeEach
     void connect(TestInfo test) {
-        one = RwTesting.client(redis.uri());
-        two = RwTesting.client(redis.uri());
+        one = RwTesting.client(servers.uri());
+        two = RwTesting.client(servers.uri());
         name = "rw-" + test.getTestMethod().orElseThrow().getName();
     }
 
@@ -57,6 +75,12 @@ class ReadWriteLockIT {
     void close() {
         one.close();
         two.close();
+    }
+
+    /** Every key on the node that serves {@code lockName}'s slot, where all of that lock's keys live. */
+    @SuppressWarnings("unchecked")
+    private static List<String> keysBeside(String lockName) {
+        return (List<String>) servers.call(lockName, "KEYS", "*");
     }
 
     private HaspReadWriteLock lockOf(HaspClient client) {
@@ -238,7 +262,7 @@ class ReadWriteLockIT {
 
     @Test
     void watchdogRenewsHashAndOwnTimeoutKeysAndStopsAtUnlock() {
-        try (HaspClient client = RwTesting.client(redis.uri(), Duration.ofSeconds(1))) {
+        try (HaspClient client = RwTesting.client(servers.uri(), Duration.ofSeconds(1))) {
             HaspReadWriteLocks locks = HaspReadWriteLocks.of(client);
             HaspReadWriteLock rw = locks.get(name);
             HaspReadWriteLock marker = locks.get(name + "-marker");
@@ -280,7 +304,7 @@ class ReadWriteLockIT {
             rw.readLock().lock();
             rw.writeLock().unlock();
             assertTrue(get(other.readLock().tryLockAsync(other.readLock().owner(7))));
-            List<String> keys = RwTesting.keys(one);
+            List<String> keys = keysBeside(lockName);
             int slot = RwTesting.slot(lockName);
             int lockKeys = 0;
             for (String key : keys) {
@@ -341,7 +365,7 @@ class ReadWriteLockIT {
         assertFalse(lockOf(two).writeLock().forceUnlock(), "not in write mode");
         assertTrue(lockOf(two).readLock().forceUnlock());
         assertFalse(rw.isLocked());
-        assertTrue(RwTesting.keys(one).stream().noneMatch(k -> k.contains(name)), "timeout keys deleted too");
+        assertTrue(keysBeside(name).stream().noneMatch(k -> k.contains(name)), "timeout keys deleted too");
 
         rw.writeLock().lock();
         assertTrue(lockOf(two).writeLock().forceUnlock());
@@ -399,14 +423,14 @@ class ReadWriteLockIT {
         assertTrue(get(a.readLock().tryLockAsync(0, 1, TimeUnit.SECONDS, a.readLock().owner(1))));
         assertTrue(get(b.readLock().tryLockAsync(0, 2, TimeUnit.SECONDS, b.readLock().owner(1))));
         until(DEADLINE, "both leases run out", () -> !a.isLocked());
-        assertTrue(RwTesting.keys(one).stream().noneMatch(k -> k.contains(name)), "no key of the lock is left");
+        assertTrue(keysBeside(name).stream().noneMatch(k -> k.contains(name)), "no key of the lock is left");
         assertTrue(get(b.writeLock().tryLockAsync(b.writeLock().owner(2))), "a writer gets in");
         get(b.writeLock().unlockAsync(b.writeLock().owner(2)));
     }
 
     @Test
     void watchdogRenewsOnlyItsOwnersTimeoutKeys() {
-        try (HaspClient client = RwTesting.client(redis.uri(), Duration.ofSeconds(1))) {
+        try (HaspClient client = RwTesting.client(servers.uri(), Duration.ofSeconds(1))) {
             HaspReadWriteLocks locks = HaspReadWriteLocks.of(client);
             HaspReadWriteLock watched = locks.get(name);
             HaspReadWriteLock leased = lockOf(two);

@@ -1,0 +1,100 @@
+package io.hasp.it;
+
+import io.hasp.internal.cluster.ClusterSlot;
+import io.hasp.testing.RedisCluster;
+import io.hasp.testing.RedisProbe;
+import io.hasp.testing.RedisServer;
+import java.util.List;
+
+/**
+ * The redis-server processes of one {@link Topology}, started for a test class (one server, or a
+ * cluster of 3 masters and 3 replicas) and stopped after it, with the direct views a test needs
+ * whatever the topology: a command on the node that serves a key, the subscribers of a lock's
+ * channel wherever clients put them, and a script flush everywhere.
+ */
+public final class TopologyServers implements AutoCloseable {
+
+    private final Topology topology;
+    private final RedisServer single;
+    private final RedisCluster cluster;
+    private final boolean shardedChannels;
+
+    private TopologyServers(Topology topology, RedisServer single, RedisCluster cluster) {
+        this.topology = topology;
+        this.single = single;
+        this.cluster = cluster;
+        this.shardedChannels = cluster != null && !(call(cluster.masters().get(0), "PUBSUB", "SHARDNUMSUB", "0")
+                instanceof RedisProbe.Error);
+    }
+
+    /** Starts the servers of {@code topology}. */
+    public static TopologyServers start(Topology topology) {
+        return topology == Topology.SINGLE
+                ? new TopologyServers(topology, RedisServer.start(), null)
+                : new TopologyServers(topology, null, RedisCluster.start());
+    }
+
+    /** @return the topology */
+    public Topology topology() {
+        return topology;
+    }
+
+    /** @return the URI clients connect with: {@code redis://...} or {@code redis-cluster://...} */
+    public String uri() {
+        return single != null ? single.uri() : cluster.uri();
+    }
+
+    /** Runs {@code command} on the node that serves {@code key} (the master of its slot on a cluster). */
+    public Object call(String key, String... command) {
+        return call(single != null ? single : cluster.masterOf(ClusterSlot.of(key)), command);
+    }
+
+    /**
+     * The subscribers of {@code channel}: on a cluster, sharded ones on the master of the channel's
+     * slot where the cluster has sharded channels (7.0+), else classic ones summed over the masters.
+     */
+    public long subscribers(String channel) {
+        if (single != null) {
+            return count(call(single, "PUBSUB", "NUMSUB", channel));
+        }
+        if (shardedChannels) {
+            return count(call(cluster.masterOf(ClusterSlot.of(channel)), "PUBSUB", "SHARDNUMSUB", channel));
+        }
+        long total = 0;
+        for (RedisServer master : cluster.masters()) {
+            total += count(call(master, "PUBSUB", "NUMSUB", channel));
+        }
+        return total;
+    }
+
+    /** {@code SCRIPT FLUSH} on the server, or on every master of the cluster. */
+    public void flushScripts() {
+        for (RedisServer server : single != null ? List.of(single) : cluster.masters()) {
+            call(server, "SCRIPT", "FLUSH");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (single != null) {
+            single.close();
+        } else {
+            cluster.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return topology + " " + uri();
+    }
+
+    private static long count(Object numsubReply) {
+        return (Long) ((List<?>) numsubReply).get(1);
+    }
+
+    private static Object call(RedisServer server, String... command) {
+        try (RedisProbe probe = server.probe()) {
+            return probe.call(command);
+        }
+    }
+}
