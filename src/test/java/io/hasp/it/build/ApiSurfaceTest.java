@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.hasp.HaspClient;
+import io.hasp.annotation.LockTemplate;
 import io.hasp.lock.rw.HaspReadWriteLocks;
 import io.hasp.resp.RespReader;
 import java.io.IOException;
@@ -41,7 +42,8 @@ class ApiSurfaceTest {
     private static final String UPDATE = "hasp.api.update";
 
     /** One class of each library module, to find the module's jar (or classes directory). */
-    private static final List<Class<?>> ANCHORS = List.of(RespReader.class, HaspClient.class, HaspReadWriteLocks.class);
+    private static final List<Class<?>> ANCHORS = List.of(RespReader.class, HaspClient.class, HaspReadWriteLocks.class,
+            LockTemplate.class);
 
     @Test
     void exportedPublicTypesAreTheCheckedInList() throws Exception {
@@ -77,7 +79,8 @@ class ApiSurfaceTest {
                 }
             }
         }
-        assertEquals(new TreeSet<>(Set.of("io.hasp", "io.hasp.lock", "io.hasp.lock.rw", "io.hasp.resp")), exported);
+        assertEquals(new TreeSet<>(Set.of("io.hasp", "io.hasp.lock", "io.hasp.lock.rw", "io.hasp.resp", "io.hasp.annotation")),
+                exported);
     }
 
     @Test

@@ -1,0 +1,193 @@
+package io.hasp.annotation;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a call takes its lock: which lock, how long one attempt waits, the lease (or the
+ * watchdog), how often a failed attempt is tried again and after what pause, and what happens
+ * when the lock cannot be had. The programmatic twin of {@link Locked}. Immutable; build with
+ * {@link #builder()}.
+ *
+ * <p>Defaults: reentrant lock, one try per attempt, the watchdog, 3 retries after 100 to 200 ms,
+ * {@link WhenUnavailable#THROW}.
+ */
+public final class LockOptions {
+
+    private static final LockOptions DEFAULTS = builder().build();
+
+    private final LockType type;
+    private final Duration waitTime;
+    private final Duration leaseTime;   // null: the watchdog
+    private final int retryCount;
+    private final Duration retryInterval;
+    private final WhenUnavailable whenUnavailable;
+
+    private LockOptions(Builder b) {
+        this.type = b.type;
+        this.waitTime = b.waitTime;
+        this.leaseTime = b.leaseTime;
+        this.retryCount = b.retryCount;
+        this.retryInterval = b.retryInterval;
+        this.whenUnavailable = b.whenUnavailable;
+    }
+
+    /** @return the defaults */
+    public static LockOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /** @return a builder starting from the defaults */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The options an annotation states.
+     *
+     * @throws IllegalArgumentException naming the setting, when one is out of range
+     */
+    public static LockOptions of(Locked locked) {
+        Objects.requireNonNull(locked, "locked");
+        Builder b = builder().type(locked.type()).whenUnavailable(locked.whenUnavailable()).retryCount(locked.retryCount());
+        if (locked.waitTime() < 0) {
+            throw new IllegalArgumentException("waitTime: " + locked.waitTime() + " (expected: >= 0)");
+        }
+        b.waitTime(Duration.of(locked.waitTime(), locked.unit().toChronoUnit()));
+        if (locked.leaseTime() != -1) {
+            if (locked.leaseTime() <= 0) {
+                throw new IllegalArgumentException("leaseTime: " + locked.leaseTime() + " (expected: > 0, or -1 for the watchdog)");
+            }
+            b.leaseTime(Duration.of(locked.leaseTime(), locked.unit().toChronoUnit()));
+        }
+        return b.retryInterval(Duration.of(locked.retryInterval(), locked.unit().toChronoUnit())).build();
+    }
+
+    /** @return which lock */
+    public LockType type() {
+        return type;
+    }
+
+    /** @return how long one attempt waits; zero: one try */
+    public Duration waitTime() {
+        return waitTime;
+    }
+
+    /** @return the lease, or null for the watchdog */
+    public Duration leaseTime() {
+        return leaseTime;
+    }
+
+    /** @return how many times a failed attempt is tried again; 0: until the lock is had */
+    public int retryCount() {
+        return retryCount;
+    }
+
+    /** @return the shortest pause between attempts (the pause is random, up to twice it) */
+    public Duration retryInterval() {
+        return retryInterval;
+    }
+
+    /** @return what a call does when the lock cannot be had */
+    public WhenUnavailable whenUnavailable() {
+        return whenUnavailable;
+    }
+
+    @Override
+    public String toString() {
+        return "LockOptions[" + type + ", waitTime " + waitTime.toMillis() + " ms, lease "
+                + (leaseTime == null ? "watchdog" : leaseTime.toMillis() + " ms") + ", retryCount " + retryCount
+                + (retryCount == 0 ? " (until had)" : "") + ", retryInterval " + retryInterval.toMillis() + " ms, "
+                + whenUnavailable + "]";
+    }
+
+    /** Builds {@link LockOptions}; each setter checks its value. Not thread-safe. */
+    public static final class Builder {
+        private LockType type = LockType.REENTRANT;
+        private Duration waitTime = Duration.ZERO;
+        private Duration leaseTime;
+        private int retryCount = 3;
+        private Duration retryInterval = Duration.ofMillis(100);
+        private WhenUnavailable whenUnavailable = WhenUnavailable.THROW;
+
+        private Builder() {
+        }
+
+        /** Which lock; default {@link LockType#REENTRANT}. */
+        public Builder type(LockType type) {
+            this.type = Objects.requireNonNull(type, "type");
+            return this;
+        }
+
+        /**
+         * How long one attempt waits for the lock; default zero (one try).
+         *
+         * @throws IllegalArgumentException when null or negative
+         */
+        public Builder waitTime(Duration waitTime) {
+            if (waitTime == null || waitTime.isNegative()) {
+                throw new IllegalArgumentException("waitTime: " + waitTime + " (expected: >= 0)");
+            }
+            this.waitTime = waitTime;
+            return this;
+        }
+
+        /**
+         * A fixed lease; by default the watchdog renews the lease until the call ends.
+         *
+         * @throws IllegalArgumentException when null, zero or negative
+         */
+        public Builder leaseTime(Duration leaseTime) {
+            if (leaseTime == null || leaseTime.isNegative() || leaseTime.isZero()) {
+                throw new IllegalArgumentException("leaseTime: " + leaseTime + " (expected: > 0)");
+            }
+            this.leaseTime = leaseTime;
+            return this;
+        }
+
+        /** The watchdog renews the lease until the call ends (the default). */
+        public Builder watchdog() {
+            this.leaseTime = null;
+            return this;
+        }
+
+        /**
+         * How many times a failed attempt is tried again; 0 tries until the lock is had. Default 3.
+         *
+         * @throws IllegalArgumentException when negative
+         */
+        public Builder retryCount(int retryCount) {
+            if (retryCount < 0) {
+                throw new IllegalArgumentException("retryCount: " + retryCount
+                        + " (expected: >= 0, where 0 tries until the lock is had)");
+            }
+            this.retryCount = retryCount;
+            return this;
+        }
+
+        /**
+         * The shortest pause before trying again; each pause is random between it and twice it.
+         * Default 100 ms.
+         *
+         * @throws IllegalArgumentException when null, zero or negative
+         */
+        public Builder retryInterval(Duration retryInterval) {
+            if (retryInterval == null || retryInterval.isNegative() || retryInterval.isZero()) {
+                throw new IllegalArgumentException("retryInterval: " + retryInterval + " (expected: > 0)");
+            }
+            this.retryInterval = retryInterval;
+            return this;
+        }
+
+        /** What a call does when the lock cannot be had; default {@link WhenUnavailable#THROW}. */
+        public Builder whenUnavailable(WhenUnavailable whenUnavailable) {
+            this.whenUnavailable = Objects.requireNonNull(whenUnavailable, "whenUnavailable");
+            return this;
+        }
+
+        /** @return the options */
+        public LockOptions build() {
+            return new LockOptions(this);
+        }
+    }
+}
