@@ -1,8 +1,6 @@
 package io.hasp.annotation;
 
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -19,19 +17,7 @@ public interface LockKeyBuilder {
      * {@link LockNames#text(Object)}.
      */
     LockKeyBuilder ANNOTATED = (method, locked, args) -> {
-        Annotation[][] annotations = method.getParameterAnnotations();
-        List<Object> parts = new ArrayList<>(2);
-        for (int i = 0; i < annotations.length; i++) {
-            for (Annotation a : annotations[i]) {
-                if (a instanceof LockKey) {
-                    if (args[i] == null) {
-                        throw new IllegalArgumentException(LockNames.describe(method) + ": @LockKey argument " + i
-                                + " is null (expected: a value with a stable text)");
-                    }
-                    parts.add(args[i]);
-                }
-            }
-        }
+        List<Object> parts = LockNames.keyArguments(method, args);
         try {
             return LockNames.join(locked.prefix(), locked.value(), parts.toArray());
         } catch (IllegalArgumentException e) {

@@ -1,6 +1,9 @@
 package io.hasp.annotation;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.StringJoiner;
 import java.util.UUID;
 
@@ -68,8 +71,30 @@ public final class LockNames {
         }
     }
 
+    /**
+     * The arguments of a call marked {@link LockKey}, in parameter order.
+     *
+     * @throws IllegalArgumentException naming the method, when one of them is null
+     */
+    public static List<Object> keyArguments(Method method, Object[] args) {
+        Annotation[][] annotations = method.getParameterAnnotations();
+        List<Object> parts = new ArrayList<>(2);
+        for (int i = 0; i < annotations.length; i++) {
+            for (Annotation a : annotations[i]) {
+                if (a instanceof LockKey) {
+                    if (args[i] == null) {
+                        throw new IllegalArgumentException(describe(method) + ": @LockKey argument " + i
+                                + " is null (expected: a value with a stable text)");
+                    }
+                    parts.add(args[i]);
+                }
+            }
+        }
+        return parts;
+    }
+
     /** {@code Type.method(ParamType, ...)}, for messages. */
-    static String describe(Method method) {
+    public static String describe(Method method) {
         StringJoiner params = new StringJoiner(", ", "(", ")");
         for (Class<?> p : method.getParameterTypes()) {
             params.add(p.getSimpleName());

@@ -1,5 +1,6 @@
 package io.hasp.annotation;
 
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -61,6 +62,24 @@ public final class LockOptions {
             b.leaseTime(Duration.of(locked.leaseTime(), locked.unit().toChronoUnit()));
         }
         return b.retryInterval(Duration.of(locked.retryInterval(), locked.unit().toChronoUnit())).build();
+    }
+
+    /**
+     * The options of an annotated method, checked as {@link #of(Locked)} does, and its name.
+     *
+     * @throws IllegalArgumentException when the name is empty or a setting out of range, the
+     *     message starting with the method and {@code "@Locked"}, e.g.
+     *     {@code "Inventory.deduct(long, int): @Locked retryCount: -1 (...)"}
+     */
+    public static LockOptions of(Method method, Locked locked) {
+        try {
+            if (locked.value().isEmpty()) {
+                throw new IllegalArgumentException("value: \"\" (expected: a lock name)");
+            }
+            return of(locked);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(LockNames.describe(method) + ": @Locked " + e.getMessage(), e);
+        }
     }
 
     /** @return which lock */

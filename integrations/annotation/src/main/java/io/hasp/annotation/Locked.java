@@ -41,6 +41,14 @@ public @interface Locked {
     /** Put before {@link #value()} with a {@code ':'} when not empty, e.g. the application's name. */
     String prefix() default "";
 
+    /**
+     * An expression over the method's arguments whose value is the first key part, evaluated by
+     * a framework integration: in Spring, SpEL such as {@code "#order.id"}. Empty (default): the
+     * key parts are the {@link LockKey} arguments only. {@link LockedProxies} has no expression
+     * language and refuses a method that sets it.
+     */
+    String key() default "";
+
     /** Which lock: reentrant (default), or the read or write lock of a read/write lock. */
     LockType type() default LockType.REENTRANT;
 

@@ -78,14 +78,13 @@ public final class LockedProxies {
     /** What an annotated method's calls do, checked once. */
     private record Plan(Locked locked, LockOptions options) {
         static Plan of(Method method, Locked locked) {
-            try {
-                if (locked.value().isEmpty()) {
-                    throw new IllegalArgumentException("value: \"\" (expected: a lock name)");
-                }
-                return new Plan(locked, LockOptions.of(locked));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(LockNames.describe(method) + ": @Locked " + e.getMessage(), e);
+            LockOptions options = LockOptions.of(method, locked);
+            if (!locked.key().isEmpty()) {
+                throw new IllegalArgumentException(LockNames.describe(method) + ": @Locked key: \"" + locked.key()
+                        + "\" (expected: empty; key expressions need a framework integration such as hasp-spring:"
+                        + " mark the key arguments @LockKey instead)");
             }
+            return new Plan(locked, options);
         }
     }
 
@@ -109,10 +108,7 @@ public final class LockedProxies {
             }
             String name = names.lockName(method, plan.locked(), arguments);
             Object result = template.executeLocked(name, plan.options(), () -> call(method, arguments));
-            if (result == null && method.getReturnType().isPrimitive() && method.getReturnType() != void.class) {
-                return zero(method.getReturnType());
-            }
-            return result;
+            return result == null ? WhenUnavailable.skippedValue(method.getReturnType()) : result;
         }
 
         /** Calls the target, throwing what it threw. */
@@ -129,31 +125,6 @@ public final class LockedProxies {
                 }
                 throw e;
             }
-        }
-
-        private static Object zero(Class<?> primitive) {
-            if (primitive == boolean.class) {
-                return false;
-            }
-            if (primitive == char.class) {
-                return '\0';
-            }
-            if (primitive == long.class) {
-                return 0L;
-            }
-            if (primitive == float.class) {
-                return 0f;
-            }
-            if (primitive == double.class) {
-                return 0d;
-            }
-            if (primitive == byte.class) {
-                return (byte) 0;
-            }
-            if (primitive == short.class) {
-                return (short) 0;
-            }
-            return 0;
         }
     }
 }

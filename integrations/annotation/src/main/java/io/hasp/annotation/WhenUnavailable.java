@@ -11,5 +11,37 @@ public enum WhenUnavailable {
      * returns a primitive, its zero: {@code 0}, {@code false}). For work that another instance
      * is doing anyway, such as a scheduled job.
      */
-    SKIP
+    SKIP;
+
+    /**
+     * What a skipped call of a method returning {@code returnType} gives its caller: {@code null},
+     * or the zero of a primitive ({@code 0}, {@code false}, {@code '\0'}).
+     */
+    public static Object skippedValue(Class<?> returnType) {
+        if (!returnType.isPrimitive() || returnType == void.class) {
+            return null;
+        }
+        if (returnType == boolean.class) {
+            return false;
+        }
+        if (returnType == char.class) {
+            return '\0';
+        }
+        if (returnType == long.class) {
+            return 0L;
+        }
+        if (returnType == float.class) {
+            return 0f;
+        }
+        if (returnType == double.class) {
+            return 0d;
+        }
+        if (returnType == byte.class) {
+            return (byte) 0;
+        }
+        if (returnType == short.class) {
+            return (short) 0;
+        }
+        return 0;
+    }
 }

@@ -331,8 +331,17 @@ class LockedProxiesIT {
         void emptyName();
     }
 
+    interface WithExpression {
+        @Locked(value = "order", key = "#order.id")
+        void pay(Object order);
+    }
+
     @Test
     void badSettingsFailAtStartupNamingTheMethodAndTheSetting() {
+        IllegalArgumentException expression = assertThrows(IllegalArgumentException.class,
+                () -> LockedProxies.create(WithExpression.class, order -> { }, template()));
+        assertTrue(expression.getMessage().startsWith("WithExpression.pay(Object): @Locked key: \"#order.id\""),
+                expression.getMessage());
         IllegalArgumentException retries = assertThrows(IllegalArgumentException.class,
                 () -> LockedProxies.create(Misconfigured.class, () -> { }, template()));
         assertTrue(retries.getMessage().startsWith("Misconfigured.negativeRetries(): @Locked retryCount: -1"),
