@@ -1,0 +1,79 @@
+package io.hasp.spring.boot;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * hasp's own settings, {@code hasp.*}; the server comes from {@code spring.data.redis.*}
+ * ({@link RedisServerProperties}). Each setter checks its value, so that a bad one stops the
+ * application's startup with a message naming the property.
+ */
+@ConfigurationProperties("hasp")
+public class HaspProperties {
+
+    private Duration watchdogLease = Duration.ofSeconds(30);
+    private Duration commandTimeout;
+    private Duration connectTimeout;
+    private Integer poolSize;
+    private Duration topologyRefresh;
+
+    /** @return the lease the watchdog keeps renewing for locks taken without one (default 30 s) */
+    public Duration getWatchdogLease() {
+        return watchdogLease;
+    }
+
+    /** @param watchdogLease the watchdog's lease, at least 1 s */
+    public void setWatchdogLease(Duration watchdogLease) {
+        this.watchdogLease = atLeast("watchdog lease", watchdogLease, Duration.ofSeconds(1));
+    }
+
+    /** @return how long a command waits for its reply; null: {@code spring.data.redis.timeout}, else hasp's default */
+    public Duration getCommandTimeout() {
+        return commandTimeout;
+    }
+
+    /** @param commandTimeout how long a command waits for its reply, at least 1 ms */
+    public void setCommandTimeout(Duration commandTimeout) {
+        this.commandTimeout = atLeast("command timeout", commandTimeout, Duration.ofMillis(1));
+    }
+
+    /** @return how long connecting may take; null: {@code spring.data.redis.connect-timeout}, else hasp's default */
+    public Duration getConnectTimeout() {
+        return connectTimeout;
+    }
+
+    /** @param connectTimeout how long connecting may take, at least 1 ms */
+    public void setConnectTimeout(Duration connectTimeout) {
+        this.connectTimeout = atLeast("connect timeout", connectTimeout, Duration.ofMillis(1));
+    }
+
+    /** @return the number of multiplexed command connections to one server; null: hasp's default */
+    public Integer getPoolSize() {
+        return poolSize;
+    }
+
+    /** @param poolSize the number of command connections, at least 1 */
+    public void setPoolSize(Integer poolSize) {
+        if (poolSize != null && poolSize < 1) {
+            throw new IllegalArgumentException("pool size: " + poolSize + " (expected: >= 1)");
+        }
+        this.poolSize = poolSize;
+    }
+
+    /** @return how often a cluster's topology is read again; null: hasp's default (30 s) */
+    public Duration getTopologyRefresh() {
+        return topologyRefresh;
+    }
+
+    /** @param topologyRefresh how often a cluster's topology is read again, at least 1 s */
+    public void setTopologyRefresh(Duration topologyRefresh) {
+        this.topologyRefresh = atLeast("topology refresh", topologyRefresh, Duration.ofSeconds(1));
+    }
+
+    private static Duration atLeast(String what, Duration value, Duration min) {
+        if (value != null && value.compareTo(min) < 0) {
+            throw new IllegalArgumentException(what + ": " + value + " (expected: >= " + min + ")");
+        }
+        return value;
+    }
+}
