@@ -75,7 +75,9 @@ class ConnectionFaultsIT {
                 }
             }).get(10, TimeUnit.SECONDS);
 
-            proxy.delay(Duration.ofMillis(300));   // replies are held back: the commands stay in flight
+            // Replies are held back, well within the command timeout but longer than sending the 1,000
+            // commands and cutting takes on a loaded machine: the commands are still in flight at the cut.
+            proxy.delay(Duration.ofSeconds(3));
             List<CompletableFuture<String>> inFlight = new ArrayList<>();
             for (int i = 0; i < 1000; i++) {
                 inFlight.add(client.commands().execute(Replies.STRING, "ECHO", "e" + i));
