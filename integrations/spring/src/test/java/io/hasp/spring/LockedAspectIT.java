@@ -188,9 +188,11 @@ class LockedAspectIT {
      */
     @Test
     void insideATransactionTheLockIsGivenBackAfterTheCommit() throws Exception {
-        CompletableFuture<Integer> seenByNextHolder = nextHolderReadsBalance();
+        CompletableFuture<Integer> seenByNextHolder = new CompletableFuture<>();
         transactions.executeWithoutResult(status -> {
             payments.credit(1, 10);
+            // The locked method has returned; the transaction has not committed yet.
+            nextHolderReadsBalance(seenByNextHolder);
             holdCommitBackUntilTheWaiterGotTheLock(seenByNextHolder);
         });
         assertEquals(110, seenByNextHolder.get(30, TimeUnit.SECONDS), "the next holder reads the committed balance");
@@ -198,20 +200,23 @@ class LockedAspectIT {
 
     @Test
     void insideATransactionThatRollsBackTheLockIsGivenBackAfterTheRollback() throws Exception {
-        CompletableFuture<Integer> seenByNextHolder = nextHolderReadsBalance();
+        CompletableFuture<Integer> seenByNextHolder = new CompletableFuture<>();
         transactions.executeWithoutResult(status -> {
             payments.credit(1, 10);
             status.setRollbackOnly();
+            nextHolderReadsBalance(seenByNextHolder);
             holdCommitBackUntilTheWaiterGotTheLock(seenByNextHolder);
         });
         assertEquals(100, seenByNextHolder.get(30, TimeUnit.SECONDS));
         assertEquals(100, jdbc.queryForObject("SELECT balance FROM account WHERE id = 1", Integer.class));
     }
 
-    /** Another client waits for lock account:1, then reads the balance on a connection of its own. */
-    private static CompletableFuture<Integer> nextHolderReadsBalance() throws Exception {
+    /**
+     * Another client starts waiting for lock account:1 (after the locked method has returned),
+     * then, once it has the lock, reads the balance on a connection of its own into {@code seen}.
+     */
+    private static void nextHolderReadsBalance(CompletableFuture<Integer> seen) {
         HaspLock lock = elsewhere.getLock("account:1");
-        CompletableFuture<Integer> seen = new CompletableFuture<>();
         Thread waiter = new Thread(() -> {
             try {
                 assertTrue(lock.tryLock(Duration.ofSeconds(20), Duration.ofSeconds(10)));
@@ -227,7 +232,6 @@ class LockedAspectIT {
             }
         });
         waiter.start();
-        return seen;
     }
 
     private static void holdCommitBackUntilTheWaiterGotTheLock(CompletableFuture<Integer> seenByNextHolder) {
