@@ -6,6 +6,7 @@ import io.hasp.RedisServerException;
 import io.hasp.Replies;
 import io.hasp.Reply;
 import io.hasp.Script;
+import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
 import io.hasp.internal.pubsub.ChannelKind;
 import io.netty.util.Timeout;
@@ -356,7 +357,7 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
         private final Function<RedisCommands, CompletableFuture<T>> send;
         private final long retryUntilNanos;
         private int redirects;
-        private long pauseMillis = 10;
+        private int pauses;
 
         Routed(int slot, Function<RedisCommands, CompletableFuture<T>> send, long retryUntilNanos) {
             this.slot = slot;
@@ -402,10 +403,9 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
                     // nodes, or name keys that never exist) answers TRYAGAIN until it is done: start
                     // over from the slot's master after a pause, with a fresh redirect count.
                     redirects = 0;
-                    long pause = pauseMillis;
-                    pauseMillis = Math.min(200, pauseMillis * 2);
                     try {
-                        timer.newTimeout(t -> send(map.masterOf(slot), false), pause, TimeUnit.MILLISECONDS);
+                        timer.newTimeout(t -> send(map.masterOf(slot), false),
+                                Backoff.COMMAND_RETRY.delayNanos(pauses++), TimeUnit.NANOSECONDS);
                         return;
                     } catch (RuntimeException timerStopped) {
                         cause.addSuppressed(timerStopped);

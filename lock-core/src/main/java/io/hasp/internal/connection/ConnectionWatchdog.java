@@ -1,12 +1,12 @@
 package io.hasp.internal.connection;
 
+import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
 import io.netty.channel.EventLoop;
 import io.netty.util.Timer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -25,9 +25,7 @@ final class ConnectionWatchdog {
     private final Object owner;
     private final Timer timer;
     private final EventLoop loop;
-    private final long minNanos;
-    private final long maxNanos;
-    private final double jitter;
+    private final Backoff backoff;
     private final Supplier<CompletableFuture<Void>> attempt;
 
     private boolean scheduled;   // guarded by the event loop: an attempt is pending or running
@@ -48,9 +46,7 @@ final class ConnectionWatchdog {
         this.owner = owner;
         this.timer = timer;
         this.loop = loop;
-        this.minNanos = min.toNanos();
-        this.maxNanos = max.toNanos();
-        this.jitter = jitter;
+        this.backoff = new Backoff(min, max, jitter);
         this.attempt = attempt;
     }
 
@@ -106,18 +102,13 @@ final class ConnectionWatchdog {
     }
 
     /**
-     * The delay before attempt {@code n + 1}: min * 2^n capped at max, spread by the jitter.
+     * The delay before attempt {@code n + 1}: the reconnect {@link Backoff}, min * 2^n capped at
+     * max, spread by the jitter.
      *
      * @param n failed attempts so far
      * @return the delay in nanoseconds
      */
     long delayNanos(int n) {
-        long base = minNanos;
-        for (int i = 0; i < n && base < maxNanos; i++) {
-            base = base == 0 ? Math.min(maxNanos, TimeUnit.MILLISECONDS.toNanos(1)) : base * 2;
-        }
-        base = Math.min(base, maxNanos);
-        double spread = jitter * (2 * ThreadLocalRandom.current().nextDouble() - 1);
-        return Math.max(0, Math.min(maxNanos, (long) (base * (1 + spread))));
+        return backoff.delayNanos(n);
     }
 }

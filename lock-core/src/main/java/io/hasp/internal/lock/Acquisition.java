@@ -1,6 +1,7 @@
 package io.hasp.internal.lock;
 
 import io.hasp.RedisException;
+import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
 import io.hasp.lock.LockOwner;
 import io.netty.util.Timeout;
@@ -34,8 +35,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class Acquisition {
 
-    private static final long MIN_BACKOFF_MILLIS = 5;
-    private static final long MAX_BACKOFF_MILLIS = 200;
     /** How long to wait for a holder that set no expiry before looking again. */
     private static final long NO_TTL_POLL_MILLIS = 1_000;
 
@@ -59,7 +58,7 @@ final class Acquisition {
     private Timeout deadlineTimer;   // guarded by this
     private boolean inFlight;        // guarded by this
     private int unknownTarget;       // guarded by this; 0: no acquire with unknown outcome
-    private long backoffMillis;      // guarded by this
+    private int failedSends;         // guarded by this; since the last answer, for the retry backoff
 
     /**
      * @param leaseMillis the lease, or -1 for the watchdog
@@ -207,7 +206,7 @@ final class Acquisition {
         } else {
             synchronized (this) {
                 unknownTarget = 0;
-                backoffMillis = 0;
+                failedSends = 0;
             }
             onHeld(ttl);
         }
@@ -242,23 +241,22 @@ final class Acquisition {
         long delay;
         synchronized (this) {
             unknownTarget = target;
-            backoffMillis = Math.min(MAX_BACKOFF_MILLIS, Math.max(MIN_BACKOFF_MILLIS, backoffMillis * 2));
-            delay = backoffMillis;
+            delay = Backoff.COMMAND_RETRY.delayNanos(failedSends++);
         }
         if (result.isDone()) {
             rollbackIfUnknown();
             return;
         }
         if (bounded) {
-            long left = TimeUnit.NANOSECONDS.toMillis(remainingNanos());
-            if (left <= 0) {
+            long left = remainingNanos();
+            if (TimeUnit.NANOSECONDS.toMillis(left) <= 0) {
                 result.complete(false);
                 rollbackIfUnknown();
                 return;
             }
             delay = Math.min(delay, left);
         }
-        service.schedule(this::attempt, delay, TimeUnit.MILLISECONDS);
+        service.schedule(this::attempt, delay, TimeUnit.NANOSECONDS);
     }
 
     private void onHeld(long ttl) {

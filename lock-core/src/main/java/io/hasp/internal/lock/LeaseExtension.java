@@ -1,5 +1,6 @@
 package io.hasp.internal.lock;
 
+import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
@@ -24,7 +25,7 @@ final class LeaseExtension extends CompletableFuture<Boolean> implements BiConsu
     /** This client's record of the hold, or null when it tracks none. */
     private final Hold hold;
     private final long retryUntilNanos;
-    private long backoffMillis = 5;
+    private int failedSends;
     private long sentNanos;
 
     LeaseExtension(LockService service, HoldRegistry holds, LockKind kind, String name, LockOwner owner,
@@ -56,10 +57,8 @@ final class LeaseExtension extends CompletableFuture<Boolean> implements BiConsu
         if (error != null) {
             Throwable cause = Futures.unwrap(error);
             if (LockService.retryable(cause) && service.nanoTime() - retryUntilNanos < 0) {
-                long delay = backoffMillis;
-                backoffMillis = Math.min(200, backoffMillis * 2);
                 try {
-                    service.schedule(this::send, delay, TimeUnit.MILLISECONDS);
+                    service.schedule(this::send, Backoff.COMMAND_RETRY.delayNanos(failedSends++), TimeUnit.NANOSECONDS);
                     return;
                 } catch (RuntimeException timerStopped) {
                     cause.addSuppressed(timerStopped);

@@ -5,6 +5,7 @@ import io.hasp.RedisCommands;
 import io.hasp.RedisConnectionException;
 import io.hasp.RedisServerException;
 import io.hasp.RedisTimeoutException;
+import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
 import io.hasp.internal.cluster.ClusterCommands;
 import io.hasp.internal.pubsub.PubSub;
@@ -311,7 +312,7 @@ public final class LockService implements AutoCloseable {
         final String latch;
         final long leaseMillis;
         final long retryUntilNanos;
-        long backoffMillis = 5;
+        int failedSends;
         boolean sent;
         long firstSentNanos;
         /** The parked local waiter this unlock hands the lock to, with its channel; or null. */
@@ -406,10 +407,8 @@ public final class LockService implements AutoCloseable {
             if (error != null) {
                 Throwable cause = Futures.unwrap(error);
                 if (retryable(cause) && nanoTime() - retryUntilNanos < 0) {
-                    long delay = backoffMillis;
-                    backoffMillis = Math.min(200, backoffMillis * 2);
                     try {
-                        schedule(this::send, delay, TimeUnit.MILLISECONDS);
+                        schedule(this::send, Backoff.COMMAND_RETRY.delayNanos(failedSends++), TimeUnit.NANOSECONDS);
                         return;
                     } catch (RuntimeException timerStopped) {
                         cause.addSuppressed(timerStopped);
