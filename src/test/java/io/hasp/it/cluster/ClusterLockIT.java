@@ -193,26 +193,17 @@ class ClusterLockIT {
         }
     }
 
-    /** Script calls (EVAL and EVALSHA) so far on {@code node}, from INFO commandstats. */
+    /** Script calls (EVAL and EVALSHA) so far on {@code node}. */
     static long scriptCalls(RedisServer node) {
-        return stat(node, "commandstats", "cmdstat_evalsha:calls=") + stat(node, "commandstats", "cmdstat_eval:calls=");
-    }
-
-    /** Error replies with {@code code} so far on {@code node}, from INFO errorstats. */
-    static long errors(RedisServer node, String code) {
-        return stat(node, "errorstats", "errorstat_" + code + ":count=");
-    }
-
-    private static long stat(RedisServer node, String section, String prefix) {
         try (RedisProbe probe = node.probe()) {
-            for (String line : ((String) probe.call("INFO", section)).split("\r\n")) {
-                if (line.startsWith(prefix)) {
-                    String rest = line.substring(prefix.length());
-                    int end = rest.indexOf(',');
-                    return Long.parseLong(end < 0 ? rest : rest.substring(0, end));
-                }
-            }
-            return 0;
+            return probe.commandCalls("eval", "evalsha");
+        }
+    }
+
+    /** Error replies with {@code code} so far on {@code node}. */
+    static long errors(RedisServer node, String code) {
+        try (RedisProbe probe = node.probe()) {
+            return probe.errorReplies(code);
         }
     }
 

@@ -118,17 +118,11 @@ class ClusterUnlockMessagesIT {
         return total;
     }
 
-    /** Script calls (EVAL and EVALSHA) so far on {@code node}, from INFO commandstats. */
+    /** Script calls (EVAL and EVALSHA) so far on {@code node}. */
     private static long scriptCalls(RedisServer node) {
-        String info = (String) call(node, "INFO", "commandstats");
-        long calls = 0;
-        for (String line : info.split("\r\n")) {
-            if (line.startsWith("cmdstat_eval:calls=") || line.startsWith("cmdstat_evalsha:calls=")) {
-                String rest = line.substring(line.indexOf('=') + 1);
-                calls += Long.parseLong(rest.substring(0, rest.indexOf(',')));
-            }
+        try (RedisProbe probe = node.probe()) {
+            return probe.commandCalls("eval", "evalsha");
         }
-        return calls;
     }
 
     /**

@@ -45,18 +45,6 @@ final class Clients {
         return (Long) reply.get(1);
     }
 
-    /** Calls of {@code command} (lower case) so far, from INFO commandstats. */
-    static long commandCalls(RedisProbe probe, String command) {
-        String info = (String) probe.call("INFO", "commandstats");
-        for (String line : info.split("\r\n")) {
-            if (line.startsWith("cmdstat_" + command + ":calls=")) {
-                String rest = line.substring(("cmdstat_" + command + ":calls=").length());
-                return Long.parseLong(rest.substring(0, rest.indexOf(',')));
-            }
-        }
-        return 0;
-    }
-
     /** Milliseconds as a Duration, for readability. */
     static Duration millis(long ms) {
         return Duration.ofMillis(ms);

@@ -59,7 +59,7 @@ class LockSafetyIT {
             assertEquals(0L, probe.call("EXISTS", "safety:lock"));
             // Wait subscriptions linger under steady contention instead of costing a SUBSCRIBE and
             // an UNSUBSCRIBE per contended acquisition.
-            long subscribes = Clients.commandCalls(probe, "subscribe");
+            long subscribes = probe.commandCalls("subscribe");
             assertTrue(subscribes < total / 100, subscribes + " SUBSCRIBE calls for " + total + " acquisitions");
         } finally {
             for (ChildJvm jvm : jvms) {

@@ -49,13 +49,13 @@ class WatchdogScaleIT {
                 ends.add(lock.holdEnd(owner));
             }
 
-            long scripts0 = Clients.commandCalls(probe, "evalsha");
-            long pexpires0 = Clients.commandCalls(probe, "pexpire");
+            long scripts0 = probe.commandCalls("evalsha");
+            long pexpires0 = probe.commandCalls("pexpire");
             // Four full renewal passes of 10,000 locks: every lock outlives its 6 s lease.
             Clients.await("four renewal passes", seconds(60),
-                    () -> Clients.commandCalls(probe, "pexpire") - pexpires0 >= 4L * LOCKS);
-            long scripts = Clients.commandCalls(probe, "evalsha") - scripts0;
-            long renewals = Clients.commandCalls(probe, "pexpire") - pexpires0;
+                    () -> probe.commandCalls("pexpire") - pexpires0 >= 4L * LOCKS);
+            long scripts = probe.commandCalls("evalsha") - scripts0;
+            long renewals = probe.commandCalls("pexpire") - pexpires0;
 
             assertEquals((long) LOCKS, existing(probe), "every lock is still alive");
             assertTrue(ends.stream().noneMatch(CompletableFuture::isDone), "no hold reported lost");

@@ -391,14 +391,6 @@ class LockedProxiesIT {
     }
 
     private static long scriptCalls() {
-        String info = (String) probe.call("INFO", "commandstats");
-        long calls = 0;
-        for (String line : info.split("\r\n")) {
-            if (line.startsWith("cmdstat_evalsha:calls=") || line.startsWith("cmdstat_eval:calls=")) {
-                String rest = line.substring(line.indexOf('=') + 1);
-                calls += Long.parseLong(rest.substring(0, rest.indexOf(',')));
-            }
-        }
-        return calls;
+        return probe.commandCalls("eval", "evalsha");
     }
 }

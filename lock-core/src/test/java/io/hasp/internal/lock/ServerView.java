@@ -84,14 +84,7 @@ final class ServerView implements AutoCloseable {
 
     /** Calls of {@code command} (lower case) the server executed so far, from INFO commandstats. */
     long commandCalls(String command) {
-        String prefix = "cmdstat_" + command + ":calls=";
-        for (String line : ((String) call("INFO", "commandstats")).split("\r\n")) {
-            if (line.startsWith(prefix)) {
-                String rest = line.substring(prefix.length());
-                return Long.parseLong(rest.substring(0, rest.indexOf(',')));
-            }
-        }
-        return 0;
+        return probe.commandCalls(command);
     }
 
     /** Every call of {@code script} the server executed since this view started, oldest first. */
