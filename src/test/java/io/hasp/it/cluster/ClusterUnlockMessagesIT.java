@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -118,13 +119,6 @@ class ClusterUnlockMessagesIT {
         return total;
     }
 
-    /** Script calls (EVAL and EVALSHA) so far on {@code node}. */
-    private static long scriptCalls(RedisServer node) {
-        try (RedisProbe probe = node.probe()) {
-            return probe.commandCalls("eval", "evalsha");
-        }
-    }
-
     /**
      * Waits until a fresh waiter on lock {@code name} is parked: subscribed to {@code channel}, and
      * its second attempt (the one made once subscribed) sent, so that only a message or the
@@ -133,7 +127,7 @@ class ClusterUnlockMessagesIT {
     private static void awaitParked(String name, String channel, long scriptCallsBefore) {
         RedisServer master = cluster.masterOf(slotOf(name));
         assertTrue(Conditions.await(Duration.ofSeconds(10), () -> subscribersOnAnyNode(channel) >= 1
-                        && scriptCalls(master) >= scriptCallsBefore + 2),
+                        && ClusterLockIT.scriptCalls(master) >= scriptCallsBefore + 2),
                 "a waiter subscribed to " + channel + " and tried again");
     }
 
@@ -153,7 +147,7 @@ class ClusterUnlockMessagesIT {
         String channel = "redisson_lock__channel:{" + name + "}";
         org.redisson.api.RLock theirs = redisson.getLock(name);
         assertTrue(theirs.tryLock(0, LONG_LEASE.toMillis(), TimeUnit.MILLISECONDS));
-        long calls = scriptCalls(cluster.masterOf(slotOf(name)));
+        long calls = ClusterLockIT.scriptCalls(cluster.masterOf(slotOf(name)));
         Future<Boolean> waiter = inThread(() -> hasp.getLock(name).tryLock(WAIT, Duration.ofSeconds(10)));
         awaitParked(name, channel, calls);
         if (redissonShards()) {
@@ -170,7 +164,7 @@ class ClusterUnlockMessagesIT {
         String name = "interop:hasp-unlocks";
         HaspLock mine = hasp.getLock(name);
         assertTrue(mine.tryLock(Duration.ZERO, LONG_LEASE));
-        long calls = scriptCalls(cluster.masterOf(slotOf(name)));
+        long calls = ClusterLockIT.scriptCalls(cluster.masterOf(slotOf(name)));
         Future<Boolean> waiter = inThread(() -> redisson.getLock(name).tryLock(WAIT.toMillis(), 10_000, TimeUnit.MILLISECONDS));
         awaitParked(name, "redisson_lock__channel:{" + name + "}", calls);
         mine.unlock();
@@ -184,14 +178,14 @@ class ClusterUnlockMessagesIT {
         String channel = "redisson_rwlock:{" + name + "}";
         HaspLock haspWrite = HaspReadWriteLocks.get(hasp, name).writeLock();
         assertTrue(haspWrite.tryLock(Duration.ZERO, LONG_LEASE));
-        long calls = scriptCalls(cluster.masterOf(slotOf(name)));
+        long calls = ClusterLockIT.scriptCalls(cluster.masterOf(slotOf(name)));
         Future<Boolean> redissonWaiter = inThread(() -> redisson.getReadWriteLock(name).writeLock()
                 .tryLock(WAIT.toMillis(), LONG_LEASE.toMillis(), TimeUnit.MILLISECONDS));
         awaitParked(name, channel, calls);
         haspWrite.unlock();
         assertTrue(redissonWaiter.get(30, TimeUnit.SECONDS), "Redisson's writer woken by hasp's write unlock");
 
-        long callsAfter = scriptCalls(cluster.masterOf(slotOf(name)));
+        long callsAfter = ClusterLockIT.scriptCalls(cluster.masterOf(slotOf(name)));
         Future<Boolean> haspWaiter = inThread(() -> HaspReadWriteLocks.get(otherHasp, name).writeLock()
                 .tryLock(WAIT, Duration.ofSeconds(10)));
         awaitParked(name, channel, callsAfter);
@@ -203,38 +197,25 @@ class ClusterUnlockMessagesIT {
 
     @Test
     void aMixedFleetKeepsACounterExactOnOneLock() throws Exception {
-        String counter = "{interop:count}:value";
-        hasp.commands().set(counter, "0").get(10, TimeUnit.SECONDS);
-        List<Callable<Void>> workers = new ArrayList<>();
-        for (int t = 0; t < 6; t++) {
-            boolean useHasp = t % 2 == 0;
-            workers.add(() -> {
-                Lock lock = useHasp ? hasp.getLock("interop:count") : redisson.getLock("interop:count");
-                for (int i = 0; i < 40; i++) {
-                    lock.lock();
-                    try {
-                        increment(counter);
-                    } finally {
-                        lock.unlock();
-                    }
-                }
-                return null;
-            });
-        }
-        runAll(workers);
-        assertEquals("240", hasp.commands().get(counter).get(10, TimeUnit.SECONDS));
+        assertMixedFleetExact("interop:count", useHasp -> useHasp ? hasp.getLock("interop:count")
+                : redisson.getLock("interop:count"));
     }
 
     @Test
     void aMixedFleetKeepsACounterExactOnOneWriteLock() throws Exception {
-        String counter = "{interop:rwcount}:value";
+        assertMixedFleetExact("interop:rwcount", useHasp -> useHasp
+                ? HaspReadWriteLocks.get(hasp, "interop:rwcount").writeLock()
+                : redisson.getReadWriteLock("interop:rwcount").writeLock());
+    }
+
+    /** Six threads, hasp and Redisson taking turns, each incrementing a counter 40 times under {@code lockOf}'s lock. */
+    private static void assertMixedFleetExact(String name, Function<Boolean, Lock> lockOf) throws Exception {
+        String counter = "{" + name + "}:value";
         hasp.commands().set(counter, "0").get(10, TimeUnit.SECONDS);
         List<Callable<Void>> workers = new ArrayList<>();
         for (int t = 0; t < 6; t++) {
-            boolean useHasp = t % 2 == 0;
+            Lock lock = lockOf.apply(t % 2 == 0);
             workers.add(() -> {
-                Lock lock = useHasp ? HaspReadWriteLocks.get(hasp, "interop:rwcount").writeLock()
-                        : redisson.getReadWriteLock("interop:rwcount").writeLock();
                 for (int i = 0; i < 40; i++) {
                     lock.lock();
                     try {
@@ -260,7 +241,7 @@ class ClusterUnlockMessagesIT {
         RedisServer target = cluster.masters().get((cluster.masters().indexOf(source) + 1) % 3);
         HaspLock held = otherHasp.getLock(name);
         assertTrue(held.tryLock(Duration.ZERO, LONG_LEASE));
-        long calls = scriptCalls(source);
+        long calls = ClusterLockIT.scriptCalls(source);
         Future<Boolean> waiter = inThread(() -> hasp.getLock(name).tryLock(Duration.ofSeconds(40), Duration.ofSeconds(10)));
         awaitParked(name, channel, calls);
 

@@ -136,6 +136,20 @@ public final class LockTemplate {
         throw new LockUnavailableException(name, attempts, since(start), options, null);
     }
 
+    /** Whether the {@link DeferredRelease} took the release to run later. */
+    private boolean deferred(HaspLock lock, LockOwner owner) {
+        try {
+            return deferral.defer(() -> lock.unlockAsync(owner).whenComplete((ok, e) -> {
+                if (e != null) {
+                    log.error("lock {}: the release after the transaction failed", lock.getName(), e);
+                }
+            }));
+        } catch (RuntimeException e) {
+            log.warn("lock {}: deferring the release failed, releasing now", lock.getName(), e);
+            return false;
+        }
+    }
+
     /** A pause between {@code interval} and twice it, uniformly. */
     static long jitter(Duration interval) {
         long nanos = interval.toNanos();
@@ -147,19 +161,7 @@ public final class LockTemplate {
     }
 
     private void release(HaspLock lock, LockOwner owner, Throwable failure) {
-        Runnable later = () -> lock.unlockAsync(owner).whenComplete((ok, e) -> {
-            if (e != null) {
-                log.error("lock {}: the release after the transaction failed", lock.getName(), e);
-            }
-        });
-        boolean deferred;
-        try {
-            deferred = deferral.defer(later);
-        } catch (RuntimeException e) {
-            log.warn("lock {}: deferring the release failed, releasing now", lock.getName(), e);
-            deferred = false;
-        }
-        if (deferred) {
+        if (deferral != DeferredRelease.NEVER && deferred(lock, owner)) {
             return;
         }
         try {

@@ -100,12 +100,7 @@ public final class ClusterPubSub implements PubSub {
 
     @Override
     public CompletableFuture<Subscription> subscribe(String channel, MessageListener listener) {
-        if (channel == null || channel.isEmpty()) {
-            throw new IllegalArgumentException("channel: " + (channel == null ? "null" : "empty") + " (expected: a channel name)");
-        }
-        if (listener == null) {
-            throw new IllegalArgumentException("listener: null (expected: a MessageListener)");
-        }
+        PubSub.checkSubscribe(channel, listener);
         Routed r = new Routed(channel, listener);
         NodeAddress target;
         synchronized (this) {

@@ -89,12 +89,7 @@ public final class DefaultPubSub implements PubSub, ConnectionListener, PushPars
 
     @Override
     public CompletableFuture<Subscription> subscribe(String channel, MessageListener listener) {
-        if (channel == null || channel.isEmpty()) {
-            throw new IllegalArgumentException("channel: " + (channel == null ? "null" : "empty") + " (expected: a channel name)");
-        }
-        if (listener == null) {
-            throw new IllegalArgumentException("listener: null (expected: a MessageListener)");
-        }
+        PubSub.checkSubscribe(channel, listener);
         Registration registration = new Registration(this, channel, listener);
         if (closed) {
             registration.subscribed.completeExceptionally(new RedisClosedException("pub/sub: client closed"));

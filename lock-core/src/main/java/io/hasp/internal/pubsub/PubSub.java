@@ -25,6 +25,20 @@ public interface PubSub {
     CompletableFuture<Subscription> subscribe(String channel, MessageListener listener);
 
     /**
+     * The argument checks of {@link #subscribe}, shared by the implementations.
+     *
+     * @throws IllegalArgumentException when {@code channel} is null or empty, or {@code listener} null
+     */
+    static void checkSubscribe(String channel, MessageListener listener) {
+        if (channel == null || channel.isEmpty()) {
+            throw new IllegalArgumentException("channel: " + (channel == null ? "null" : "empty") + " (expected: a channel name)");
+        }
+        if (listener == null) {
+            throw new IllegalArgumentException("listener: null (expected: a MessageListener)");
+        }
+    }
+
+    /**
      * Closes the pub/sub connections; waiting subscriptions fail with
      * {@code RedisClosedException}.
      *

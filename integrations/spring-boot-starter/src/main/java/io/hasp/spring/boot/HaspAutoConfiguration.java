@@ -3,9 +3,6 @@ package io.hasp.spring.boot;
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
 import io.hasp.spring.LockedConfiguration;
-import java.net.InetSocketAddress;
-import java.util.ArrayList;
-import java.util.List;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -37,8 +34,8 @@ public class HaspAutoConfiguration {
     /**
      * The client's configuration from the two sets of properties.
      *
-     * @throws IllegalStateException when {@code spring.data.redis.sentinel.*} is set, or a cluster
-     *     node is not {@code host:port}
+     * @throws IllegalStateException when {@code spring.data.redis.sentinel.*} is set, or the cluster
+     *     nodes are not {@code host:port} each
      */
     static HaspConfig config(RedisServerProperties redis, HaspProperties hasp) {
         if (redis.getSentinel().getMaster() != null || !redis.getSentinel().getNodes().isEmpty()) {
@@ -47,7 +44,7 @@ public class HaspAutoConfiguration {
         }
         HaspConfig.Builder b = HaspConfig.builder();
         if (!redis.getCluster().getNodes().isEmpty()) {
-            b.cluster(seeds(redis.getCluster().getNodes())).tls(redis.getSsl().isEnabled());
+            clusterNodes(b, redis);
             credentials(b, redis);
         } else if (redis.getUrl() != null && !redis.getUrl().isBlank()) {
             b.uri(redis.getUrl());   // as in Spring Boot: the URL replaces host, port and credentials
@@ -84,22 +81,23 @@ public class HaspAutoConfiguration {
         }
     }
 
-    private static List<InetSocketAddress> seeds(List<String> nodes) {
-        List<InetSocketAddress> seeds = new ArrayList<>(nodes.size());
-        for (String node : nodes) {
-            int colon = node.lastIndexOf(':');
-            try {
-                if (colon <= 0) {
-                    throw new NumberFormatException("no port");
-                }
-                seeds.add(InetSocketAddress.createUnresolved(node.substring(0, colon).trim(),
-                        Integer.parseInt(node.substring(colon + 1).trim())));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalStateException("spring.data.redis.cluster.nodes: \"" + node
-                        + "\" (expected: host:port)", e);
+    /**
+     * The seeds as hasp's own {@code redis-cluster://} grammar reads them (IPv6 in brackets
+     * included); each must name its port, as Spring Boot requires of {@code cluster.nodes}.
+     */
+    private static void clusterNodes(HaspConfig.Builder b, RedisServerProperties redis) {
+        String scheme = redis.getSsl().isEnabled() ? "rediss-cluster://" : "redis-cluster://";
+        for (String node : redis.getCluster().getNodes()) {
+            if (!node.trim().matches(".+:\\d+")) {
+                throw new IllegalStateException("spring.data.redis.cluster.nodes: \"" + node + "\" (expected: host:port)");
             }
         }
-        return seeds;
+        try {
+            b.uri(scheme + String.join(",", redis.getCluster().getNodes()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("spring.data.redis.cluster.nodes: " + redis.getCluster().getNodes()
+                    + " (expected: host:port, ...): " + e.getMessage(), e);
+        }
     }
 
     /** The health indicator, where the application has Spring Boot's health support. */
