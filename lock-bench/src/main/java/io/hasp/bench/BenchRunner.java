@@ -3,7 +3,10 @@ package io.hasp.bench;
 import io.hasp.bench.fleet.FleetDriver;
 import io.hasp.bench.lock.ClusterLockBenchmark;
 import io.hasp.bench.fleet.FleetRuns;
+import io.hasp.bench.peer.Peer;
+import io.hasp.bench.peer.PeerServers;
 import io.hasp.bench.report.MarkdownReport;
+import io.hasp.bench.report.PeerTable;
 import io.hasp.testing.RedisCluster;
 import io.hasp.testing.RedisServer;
 import io.lettuce.core.RedisClient;
@@ -73,6 +76,8 @@ public final class BenchRunner {
     private final boolean fleets;
     private final String givenUri;
     private String clusterUri;   // the cluster started for the cluster rows, while they run
+    private List<String> peerArguments = List.of();   // -D options naming the peer servers, while they run
+    private Map<Peer, String> peerSkipped = Map.of();
     private final List<String> commandLine;
     private final PrintStream console = System.out;
     private String loadAtStart = "?";
@@ -162,7 +167,8 @@ public final class BenchRunner {
         }
 
         List<Row> rows = Catalog.rows();
-        Map<String, Measurement> measurements = Catalog.measurements(rows);
+        List<PeerRow> peerRows = Catalog.peerRows();
+        Map<String, Measurement> measurements = Catalog.measurements(rows, peerRows);
         if (only != null) {
             measurements.values().removeIf(m -> !only.matcher(m.key()).find());
         }
@@ -173,7 +179,10 @@ public final class BenchRunner {
             clusterUri = cluster.uri();
             console.println("started a Redis Cluster (3 masters, 3 replicas) at " + clusterUri + " for the cluster rows");
         }
-        try {
+        try (PeerServers peers = PeerServers.startFor(measurements.values(), out.resolve("logs"), console)) {
+            measurements.values().removeIf(m -> peers.skips(m));
+            peerArguments = peers.forkArguments();
+            peerSkipped = peers.skipped();
             measureAll(measurements, uri, results);
         } finally {
             if (cluster != null) {
@@ -202,7 +211,8 @@ public final class BenchRunner {
             ResultFormatFactory.getInstance(ResultFormatType.JSON, json).writeOut(results.values());
         }
         MarkdownReport report = new MarkdownReport(rows, results, ceiling, fleetResults);
-        String markdown = report.render(heading(redisVersion, ceiling, started));
+        String markdown = report.render(heading(redisVersion, ceiling, started))
+                + new PeerTable(peerRows, results, peerSkipped).render();
         Files.writeString(out.resolve("results.md"), markdown);
         Files.writeString(out.resolve("throughput.svg"), report.chart());
         console.println();
@@ -289,8 +299,7 @@ public final class BenchRunner {
                 .measurementTime(TimeValue.seconds(profile.iterationSeconds()))
                 .addProfiler(GCProfiler.class)
                 .jvmArgs(FORK_FLAGS.toArray(new String[0]))
-                .jvmArgsAppend("-D" + BenchEnvironment.REDIS_PROPERTY + "=" + uri,
-                        "-D" + ClusterEnvironment.CLUSTER_PROPERTY + "=" + (clusterUri == null ? "" : clusterUri))
+                .jvmArgsAppend(forkProperties(uri))
                 .shouldFailOnError(true)
                 .output(log(index, m).toString());
         if (m.waitProfile()) {
@@ -301,6 +310,14 @@ public final class BenchRunner {
             throw new IllegalStateException("no result");
         }
         return results.iterator().next();
+    }
+
+    /** The -D options that tell a fork where the servers of this run are. */
+    private String[] forkProperties(String uri) {
+        List<String> properties = new ArrayList<>(List.of("-D" + BenchEnvironment.REDIS_PROPERTY + "=" + uri,
+                "-D" + ClusterEnvironment.CLUSTER_PROPERTY + "=" + (clusterUri == null ? "" : clusterUri)));
+        properties.addAll(peerArguments);
+        return properties.toArray(new String[0]);
     }
 
     private Path log(int index, Measurement m) {

@@ -8,6 +8,7 @@ import io.hasp.bench.lock.UncontendedLockBenchmark;
 import io.hasp.bench.script.EvalShaBenchmark;
 import io.hasp.bench.script.GetBenchmark;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,18 +60,31 @@ public final class Catalog {
     }
 
     /**
+     * Returns the rows of hasp against the locks users pick instead (PostgreSQL, a database row, ZooKeeper).
+     *
+     * @return the rows in table order
+     */
+    public static List<PeerRow> peerRows() {
+        return PeerRows.rows();
+    }
+
+    /**
      * Returns the distinct JMH executions behind the rows, skipping methods that do not exist (yet).
      *
-     * @param rows the rows
-     * @return executions by key, in row order
+     * @param rows the rows of the main table
+     * @param peerRows the rows of the peers' table
+     * @return executions by key, in row order (the main table's first)
      */
-    public static Map<String, Measurement> measurements(List<Row> rows) {
-        Map<String, Measurement> all = new LinkedHashMap<>();
+    public static Map<String, Measurement> measurements(List<Row> rows, List<PeerRow> peerRows) {
+        List<Measurement> ordered = new ArrayList<>();
         for (Row row : rows) {
-            for (Measurement m : new Measurement[] {row.hasp(), row.redisson(), row.lettuce()}) {
-                if (m != null && m.exists()) {
-                    all.putIfAbsent(m.key(), m);
-                }
+            ordered.addAll(Arrays.asList(row.hasp(), row.redisson(), row.lettuce()));
+        }
+        peerRows.forEach(row -> ordered.addAll(row.measurements()));
+        Map<String, Measurement> all = new LinkedHashMap<>();
+        for (Measurement m : ordered) {
+            if (m != null && m.exists()) {
+                all.putIfAbsent(m.key(), m);
             }
         }
         return all;

@@ -22,7 +22,7 @@ import org.openjdk.jmh.util.Statistics;
  */
 public final class MarkdownReport {
 
-    private static final String NONE = "–";
+    static final String NONE = "–";
 
     private final List<Row> rows;
     private final Map<String, RunResult> results;
@@ -168,7 +168,7 @@ public final class MarkdownReport {
         return m == null ? null : results.get(m.key());
     }
 
-    private static double score(RunResult result) {
+    static double score(RunResult result) {
         return result == null ? Double.NaN : median(result.getPrimaryResult().getStatistics());
     }
 
@@ -183,7 +183,7 @@ public final class MarkdownReport {
         return iterations.getN() == 0 ? Double.NaN : iterations.getPercentile(50);
     }
 
-    private static double secondary(RunResult result, String label) {
+    static double secondary(RunResult result, String label) {
         if (result == null) {
             return Double.NaN;
         }
@@ -235,7 +235,7 @@ public final class MarkdownReport {
                 + " | " + ratio + " | " + bytesHasp + " | " + bytesPeer + " | " + ceiling + " | " + notes + " |\n";
     }
 
-    private static String number(double value) {
+    static String number(double value) {
         if (Double.isNaN(value)) {
             return NONE;
         }

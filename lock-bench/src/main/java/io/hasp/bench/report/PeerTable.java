@@ -1,0 +1,103 @@
+package io.hasp.bench.report;
+
+import io.hasp.bench.Measurement;
+import io.hasp.bench.PeerRow;
+import io.hasp.bench.peer.Peer;
+import java.util.List;
+import java.util.Map;
+import org.openjdk.jmh.results.RunResult;
+
+/**
+ * The Markdown table of hasp against the locks users pick instead: one column per {@link Peer}, each cell
+ * the peer's figure with hasp's advantage over it, and a line saying why a peer was skipped (e.g. no MariaDB
+ * server on the machine). Ratios only compare figures of the same run.
+ */
+public final class PeerTable {
+
+    private final List<PeerRow> rows;
+    private final Map<String, RunResult> results;
+    private final Map<Peer, String> skipped;
+
+    /**
+     * Creates the table.
+     *
+     * @param rows the catalog's peer rows
+     * @param results JMH results by {@link Measurement#key()}
+     * @param skipped why each skipped peer was skipped
+     */
+    public PeerTable(List<PeerRow> rows, Map<String, RunResult> results, Map<Peer, String> skipped) {
+        this.rows = rows;
+        this.results = results;
+        this.skipped = skipped;
+    }
+
+    /**
+     * Renders the section, or nothing when no peer was measured or skipped in this run.
+     *
+     * @return Markdown, possibly empty
+     */
+    public String render() {
+        boolean any = !skipped.isEmpty() || rows.stream().anyMatch(row -> row.peers().values().stream()
+                .anyMatch(m -> results.containsKey(m.key())));
+        if (!any) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder("\n## hasp against the locks users pick instead\n\n| Benchmark | Threads | hasp |");
+        StringBuilder rule = new StringBuilder("|---|---:|---:|");
+        for (Peer peer : Peer.values()) {
+            md.append(' ').append(peer.label()).append(" |");
+            rule.append("---:|");
+        }
+        md.append('\n').append(rule).append('\n');
+        for (PeerRow row : rows) {
+            RunResult hasp = results.get(row.hasp().key());
+            line(md, row.title(), row.threads(), MarkdownReport.score(hasp), row, peer -> MarkdownReport.score(result(row, peer)),
+                    false);
+            if (row.hasp().waitProfile()) {
+                for (String q : new String[] {"p50", "p99"}) {
+                    line(md, "Contended, acquire wait " + q + " (us, lower is better)", row.threads(),
+                            MarkdownReport.secondary(hasp, "wait." + q), row, peer -> MarkdownReport.secondary(result(row, peer), "wait." + q), true);
+                }
+            }
+        }
+        md.append('\n').append("In parentheses: hasp's advantage over that lock in this run, above 1 when hasp is better"
+                + " (hasp's rate over the peer's; for waits, the peer's wait over hasp's). hasp is its watchdog lock"
+                + " (`lock()`), as in the main table. The database row lock inserts a row under a unique key to lock and"
+                + " deletes it to unlock, with a reentrancy count and an expiry column (each statement its own"
+                + " transaction; a waiter polls from 1 ms, doubling to 32 ms). Databases run at their default durability"
+                + " (each commit flushed); Redis keeps nothing on disk.\n");
+        skipped.forEach((peer, reason) -> md.append("\n").append(peer.label()).append(": skipped, ").append(reason)
+                .append('\n'));
+        return md.toString();
+    }
+
+    private interface Figure {
+        double of(Peer peer);
+    }
+
+    private void line(StringBuilder md, String title, int threads, double hasp, PeerRow row, Figure figure,
+            boolean lowerIsBetter) {
+        md.append("| ").append(title).append(" | ").append(threads).append(" | ").append(MarkdownReport.number(hasp))
+                .append(" |");
+        for (Peer peer : Peer.values()) {
+            md.append(' ');
+            if (skipped.containsKey(peer)) {
+                md.append("skipped");
+            } else {
+                double value = figure.of(peer);
+                md.append(MarkdownReport.number(value));
+                String advantage = lowerIsBetter ? MarkdownReport.ratio(value, hasp) : MarkdownReport.ratio(hasp, value);
+                if (!Double.isNaN(value) && !advantage.equals(MarkdownReport.NONE)) {
+                    md.append(" (").append(advantage).append(')');
+                }
+            }
+            md.append(" |");
+        }
+        md.append('\n');
+    }
+
+    private RunResult result(PeerRow row, Peer peer) {
+        Measurement m = row.peers().get(peer);
+        return m == null ? null : results.get(m.key());
+    }
+}
