@@ -70,6 +70,9 @@ public final class BenchRunner {
     /** Fleets run by the cross-process part: processes x threads. */
     static final int[][] FLEETS = {{2, 4}, {2, 1}, {1, 1}};
 
+    /** The fleet the peer locks run, beside hasp's run of the same shape: processes x threads. */
+    static final int[] PEER_FLEET = FLEETS[0];
+
     private final Profile profile;
     private final Path out;
     private final Pattern only;
@@ -179,30 +182,28 @@ public final class BenchRunner {
             clusterUri = cluster.uri();
             console.println("started a Redis Cluster (3 masters, 3 replicas) at " + clusterUri + " for the cluster rows");
         }
+        List<FleetRuns> fleetResults = new ArrayList<>();
+        List<FleetRuns> peerFleetResults = new ArrayList<>();
+        boolean fleetsSelected = fleets && (only == null || only.matcher("fleet").find());
         try (PeerServers peers = PeerServers.startFor(measurements.values(), out.resolve("logs"), console)) {
             measurements.values().removeIf(m -> peers.skips(m));
             peerArguments = peers.forkArguments();
             peerSkipped = peers.skipped();
             measureAll(measurements, uri, results);
+            if (cluster != null) {
+                cluster.close();
+                cluster = null;
+            }
+            if (fleetsSelected) {
+                fleetResults.addAll(fleets(uri, List.of("hasp", "redisson"), FLEETS));
+                List<String> measured = peers.running().stream().map(Peer::method).toList();
+                if (!measured.isEmpty()) {
+                    peerFleetResults.addAll(fleets(uri, measured, new int[][] {PEER_FLEET}));
+                }
+            }
         } finally {
             if (cluster != null) {
                 cluster.close();
-            }
-        }
-
-        List<FleetRuns> fleetResults = new ArrayList<>();
-        if (fleets && (only == null || only.matcher("fleet").find())) {
-            for (int[] fleet : FLEETS) {
-                Map<String, List<FleetDriver.Result>> runs = new LinkedHashMap<>();
-                for (int run = 1; run <= profile.fleetRuns(); run++) {
-                    for (String library : new String[] {"hasp", "redisson"}) {
-                        FleetDriver.Result r = fleet(uri, library, fleet[0], fleet[1], run);
-                        if (r != null) {
-                            runs.computeIfAbsent(library, k -> new ArrayList<>()).add(r);
-                        }
-                    }
-                }
-                runs.values().forEach(list -> fleetResults.add(new FleetRuns(list)));
             }
         }
 
@@ -212,7 +213,7 @@ public final class BenchRunner {
         }
         MarkdownReport report = new MarkdownReport(rows, results, ceiling, fleetResults);
         String markdown = report.render(heading(redisVersion, ceiling, started))
-                + new PeerTable(peerRows, results, peerSkipped).render();
+                + new PeerTable(peerRows, results, peerSkipped, hasp(fleetResults, PEER_FLEET), peerFleetResults).render();
         Files.writeString(out.resolve("results.md"), markdown);
         Files.writeString(out.resolve("throughput.svg"), report.chart());
         console.println();
@@ -243,6 +244,35 @@ public final class BenchRunner {
         }
     }
 
+    /** Runs each fleet shape for each library, the libraries taking turns run by run. */
+    private List<FleetRuns> fleets(String uri, List<String> libraries, int[][] shapes) {
+        List<FleetRuns> all = new ArrayList<>();
+        for (int[] shape : shapes) {
+            Map<String, List<FleetDriver.Result>> runs = new LinkedHashMap<>();
+            for (int run = 1; run <= profile.fleetRuns(); run++) {
+                for (String library : libraries) {
+                    FleetDriver.Result r = fleet(uri, library, shape[0], shape[1], run);
+                    if (r != null) {
+                        runs.computeIfAbsent(library, k -> new ArrayList<>()).add(r);
+                    }
+                }
+            }
+            runs.values().forEach(list -> all.add(new FleetRuns(list)));
+        }
+        return all;
+    }
+
+    /** hasp's runs of one fleet shape, or null. */
+    private static FleetRuns hasp(List<FleetRuns> fleets, int[] shape) {
+        for (FleetRuns runs : fleets) {
+            FleetDriver.Result shown = runs.shown();
+            if (shown.library().equals("hasp") && shown.processes() == shape[0] && shown.threads() == shape[1]) {
+                return runs;
+            }
+        }
+        return null;
+    }
+
     /** Runs one fleet once; prints what it did, or why it failed (then returns null). */
     private FleetDriver.Result fleet(String uri, String library, int processes, int threads, int run) {
         console.printf(Locale.ROOT, "[fleet] %s, %d JVM%s x %d thread%s, %d s%s ... ", library, processes,
@@ -250,7 +280,8 @@ public final class BenchRunner {
                 profile.fleetRuns() == 1 ? "" : String.format(Locale.ROOT, ", run %d of %d", run, profile.fleetRuns()));
         console.flush();
         try {
-            FleetDriver.Result r = FleetDriver.run(uri, library, processes, threads, profile.fleetSeconds());
+            FleetDriver.Result r = FleetDriver.run(uri, library, processes, threads, profile.fleetSeconds(),
+                    peerArguments);
             console.printf(Locale.ROOT, "%,.0f critical sections/s over %.1f s, counter %s; %s%n",
                     r.perSecond(), r.seconds(), r.exact() ? "exact (" + r.counter() + ")"
                             : "WRONG: " + r.counter() + " of " + r.expected(), FleetDriver.describe(r));

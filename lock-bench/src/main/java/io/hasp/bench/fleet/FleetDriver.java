@@ -106,6 +106,23 @@ public final class FleetDriver {
      * @throws IllegalStateException when a process fails; the message carries its output
      */
     public static Result run(String uri, String library, int processes, int threads, int seconds) {
+        return run(uri, library, processes, threads, seconds, List.of());
+    }
+
+    /**
+     * Runs one fleet to the end, its processes started with extra JVM options.
+     *
+     * @param uri the server
+     * @param library {@code hasp}, {@code redisson} or a peer lock's method name
+     * @param processes JVM processes to spawn
+     * @param threads threads per process
+     * @param seconds how long each process runs its critical sections
+     * @param jvmOptions options for every process, e.g. the {@code -D} options naming a peer's server
+     * @return what the fleet did
+     * @throws IllegalStateException when a process fails; the message carries its output
+     */
+    public static Result run(String uri, String library, int processes, int threads, int seconds,
+            List<String> jvmOptions) {
         String tag = UUID.randomUUID().toString().substring(0, 8);
         String lockName = "bench:fleet:" + tag + ":lock";
         String counterKey = "bench:fleet:" + tag + ":counter";
@@ -114,7 +131,7 @@ public final class FleetDriver {
         try (StatefulRedisConnection<String, String> connection = lettuce.connect()) {
             connection.sync().set(counterKey, "0");
             for (int i = 0; i < processes; i++) {
-                workers.add(Worker.start(library, uri, lockName, counterKey, threads, seconds));
+                workers.add(Worker.start(library, uri, lockName, counterKey, threads, seconds, jvmOptions));
             }
             for (Worker worker : workers) {
                 worker.expect("READY", 120);
@@ -172,11 +189,13 @@ public final class FleetDriver {
             this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         }
 
-        static Worker start(String library, String uri, String lockName, String counterKey, int threads, int seconds) {
+        static Worker start(String library, String uri, String lockName, String counterKey, int threads, int seconds,
+                List<String> jvmOptions) {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            List<String> command = List.of(java, "-Xms256m", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                    FleetWorker.class.getName(), library, uri, lockName, counterKey, Integer.toString(threads),
-                    Integer.toString(seconds));
+            List<String> command = new ArrayList<>(List.of(java, "-Xms256m", "-Xmx256m"));
+            command.addAll(jvmOptions);
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), FleetWorker.class.getName(), library,
+                    uri, lockName, counterKey, Integer.toString(threads), Integer.toString(seconds)));
             try {
                 return new Worker(new ProcessBuilder(command).redirectErrorStream(true).start());
             } catch (IOException e) {

@@ -1,6 +1,8 @@
 package io.hasp.bench.fleet;
 
 import io.hasp.bench.Peers;
+import io.hasp.bench.peer.Peer;
+import io.hasp.bench.peer.PeerFleet;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +23,9 @@ import org.redisson.client.codec.StringCodec;
  * <p>Protocol on stdin/stdout: prints {@code READY} once connected, waits for a line {@code GO}, runs for
  * the given seconds, prints {@code DONE <all critical sections> <elapsed nanos> <timed critical sections>}
  * (or {@code ERROR <message>}); the first number also counts the one critical section made before READY
- * and exits. Arguments: {@code <hasp|redisson> <uri> <lock name> <counter key> <threads> <seconds>}.
+ * and exits. Arguments: {@code <library> <uri> <lock name> <counter key> <threads> <seconds>}, the library
+ * being {@code hasp}, {@code redisson} or a peer lock's method name ({@link Peer#method()}, its server
+ * given by the same {@code -D} option as in the JMH forks).
  */
 public final class FleetWorker {
 
@@ -44,7 +48,7 @@ public final class FleetWorker {
      */
     public static void main(String[] args) throws Exception {
         if (args.length != 6) {
-            System.out.println("ERROR usage: <hasp|redisson> <uri> <lock> <counter> <threads> <seconds>");
+            System.out.println("ERROR usage: <hasp|redisson|peer> <uri> <lock> <counter> <threads> <seconds>");
             System.exit(2);
         }
         int threads = Integer.parseInt(args[4]);
@@ -100,8 +104,30 @@ public final class FleetWorker {
             case "hasp":
                 return HaspFleet.open(uri, lockName, counterKey);
             default:
-                throw new IllegalArgumentException("library: " + library + " (expected: hasp or redisson)");
+                return peer(Peer.ofMethod(library), uri, lockName, counterKey);
         }
+    }
+
+    /** A peer lock's fleet ({@link PeerFleet}); its servers come from the -D options the driver passes on. */
+    private static Fleet peer(Peer peer, String uri, String lockName, String counterKey) {
+        PeerFleet fleet = new PeerFleet(peer, uri, lockName, counterKey);
+        return new Fleet() {
+            @Override
+            public void criticalSection() {
+                try {
+                    fleet.criticalSection();
+                } catch (RuntimeException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+
+            @Override
+            public void close() {
+                fleet.close();
+            }
+        };
     }
 
     private static Fleet redisson(String uri, String lockName, String counterKey) {

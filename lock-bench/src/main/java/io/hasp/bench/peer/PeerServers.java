@@ -73,6 +73,21 @@ public final class PeerServers implements AutoCloseable {
     }
 
     /**
+     * Returns the peers whose servers run.
+     *
+     * @return those peers, in declaration order
+     */
+    public List<Peer> running() {
+        List<Peer> peers = new ArrayList<>();
+        for (Peer peer : Peer.values()) {
+            if (running.containsKey(peer.server())) {
+                peers.add(peer);
+            }
+        }
+        return peers;
+    }
+
+    /**
      * Returns why each skipped peer was skipped.
      *
      * @return reasons by peer

@@ -2,7 +2,10 @@ package io.hasp.bench.report;
 
 import io.hasp.bench.Measurement;
 import io.hasp.bench.PeerRow;
+import io.hasp.bench.fleet.FleetDriver;
+import io.hasp.bench.fleet.FleetRuns;
 import io.hasp.bench.peer.Peer;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.openjdk.jmh.results.RunResult;
@@ -17,6 +20,8 @@ public final class PeerTable {
     private final List<PeerRow> rows;
     private final Map<String, RunResult> results;
     private final Map<Peer, String> skipped;
+    private final FleetRuns haspFleet;
+    private final Map<Peer, FleetRuns> peerFleets = new EnumMap<>(Peer.class);
 
     /**
      * Creates the table.
@@ -24,11 +29,18 @@ public final class PeerTable {
      * @param rows the catalog's peer rows
      * @param results JMH results by {@link Measurement#key()}
      * @param skipped why each skipped peer was skipped
+     * @param haspFleet hasp's runs of the fleet shape the peers ran, or null
+     * @param peerFleets the peers' fleet runs (library named by {@link Peer#method()}), possibly none
      */
-    public PeerTable(List<PeerRow> rows, Map<String, RunResult> results, Map<Peer, String> skipped) {
+    public PeerTable(List<PeerRow> rows, Map<String, RunResult> results, Map<Peer, String> skipped, FleetRuns haspFleet,
+            List<FleetRuns> peerFleets) {
         this.rows = rows;
         this.results = results;
         this.skipped = skipped;
+        this.haspFleet = haspFleet;
+        for (FleetRuns runs : peerFleets) {
+            this.peerFleets.put(Peer.ofMethod(runs.shown().library()), runs);
+        }
     }
 
     /**
@@ -37,7 +49,7 @@ public final class PeerTable {
      * @return Markdown, possibly empty
      */
     public String render() {
-        boolean any = !skipped.isEmpty() || rows.stream().anyMatch(row -> row.peers().values().stream()
+        boolean any = !skipped.isEmpty() || !peerFleets.isEmpty() || rows.stream().anyMatch(row -> row.peers().values().stream()
                 .anyMatch(m -> results.containsKey(m.key())));
         if (!any) {
             return "";
@@ -51,14 +63,25 @@ public final class PeerTable {
         md.append('\n').append(rule).append('\n');
         for (PeerRow row : rows) {
             RunResult hasp = results.get(row.hasp().key());
-            line(md, row.title(), row.threads(), MarkdownReport.score(hasp), row, peer -> MarkdownReport.score(result(row, peer)),
-                    false);
+            line(md, row.title(), Integer.toString(row.threads()), MarkdownReport.score(hasp),
+                    peer -> MarkdownReport.score(result(row, peer)), false);
             if (row.hasp().waitProfile()) {
                 for (String q : new String[] {"p50", "p99"}) {
-                    line(md, "Contended, acquire wait " + q + " (us, lower is better)", row.threads(),
-                            MarkdownReport.secondary(hasp, "wait." + q), row, peer -> MarkdownReport.secondary(result(row, peer), "wait." + q), true);
+                    line(md, "Contended, acquire wait " + q + " (us, lower is better)", Integer.toString(row.threads()),
+                            MarkdownReport.secondary(hasp, "wait." + q),
+                            peer -> MarkdownReport.secondary(result(row, peer), "wait." + q), true);
                 }
             }
+        }
+        if (haspFleet != null && !peerFleets.isEmpty()) {
+            FleetDriver.Result h = haspFleet.shown();
+            line(md, "Cross-process: " + h.processes() + " JVMs, GET+SET of a Redis counter under the lock"
+                    + " (critical sections/s)", h.processes() + " x " + h.threads(), h.perSecond(),
+                    peer -> peerFleets.containsKey(peer) ? peerFleets.get(peer).shown().perSecond() : Double.NaN, false);
+            md.append("\nCounter exact after the cross-process run: hasp ").append(exact(h));
+            peerFleets.forEach((peer, runs) -> md.append(", ").append(peer.label()).append(' ')
+                    .append(exact(runs.shown())));
+            md.append(".\n");
         }
         md.append('\n').append("In parentheses: hasp's advantage over that lock in this run, above 1 when hasp is better"
                 + " (hasp's rate over the peer's; for waits, the peer's wait over hasp's). hasp is its watchdog lock"
@@ -75,8 +98,15 @@ public final class PeerTable {
         double of(Peer peer);
     }
 
-    private void line(StringBuilder md, String title, int threads, double hasp, PeerRow row, Figure figure,
+    private static String exact(FleetDriver.Result fleet) {
+        return fleet.exact() ? "yes (" + fleet.counter() + ")" : "NO (" + fleet.counter() + " of " + fleet.expected() + ")";
+    }
+
+    private void line(StringBuilder md, String title, String threads, double hasp, Figure figure,
             boolean lowerIsBetter) {
+        if (Double.isNaN(hasp) && java.util.Arrays.stream(Peer.values()).allMatch(p -> Double.isNaN(figure.of(p)))) {
+            return;   // not measured in this run (--only)
+        }
         md.append("| ").append(title).append(" | ").append(threads).append(" | ").append(MarkdownReport.number(hasp))
                 .append(" |");
         for (Peer peer : Peer.values()) {
