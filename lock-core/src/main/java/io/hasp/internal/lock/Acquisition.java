@@ -38,7 +38,7 @@ final class Acquisition {
     /** How long to wait for a holder that set no expiry before looking again. */
     private static final long NO_TTL_POLL_MILLIS = 1_000;
 
-    private final LockService service;
+    private final LockContext context;
     private final LockKind kind;
     private final String name;
     private final String channelName;
@@ -64,17 +64,17 @@ final class Acquisition {
      * @param leaseMillis the lease, or -1 for the watchdog
      * @param waitNanos how long to keep trying, or -1 for no deadline
      */
-    Acquisition(LockService service, LockKind kind, String name, LockOwner owner, long leaseMillis, long waitNanos) {
-        this.service = service;
+    Acquisition(LockContext context, LockKind kind, String name, LockOwner owner, long leaseMillis, long waitNanos) {
+        this.context = context;
         this.kind = kind;
         this.name = name;
         this.channelName = kind.channel(name);
         this.owner = owner;
         this.holdKey = HoldRegistry.key(kind, name, owner);
         this.watchdog = leaseMillis < 0;
-        this.leaseMillis = watchdog ? service.watchdogLeaseMillis() : leaseMillis;
+        this.leaseMillis = watchdog ? context.watchdogLeaseMillis : leaseMillis;
         this.bounded = waitNanos >= 0;
-        this.deadlineNanos = bounded ? service.nanoTime() + waitNanos : 0;
+        this.deadlineNanos = bounded ? context.nanoTime() + waitNanos : 0;
     }
 
     /**
@@ -93,14 +93,14 @@ final class Acquisition {
     CompletableFuture<Boolean> start() {
         if (bounded && remainingNanos() > 0) {
             // A zero wait makes exactly one attempt: its reply decides, not a timer.
-            Timeout timer = service.schedule(() -> result.complete(false), remainingNanos(), TimeUnit.NANOSECONDS);
+            Timeout timer = context.schedule(() -> result.complete(false), remainingNanos(), TimeUnit.NANOSECONDS);
             synchronized (this) {
                 deadlineTimer = timer;
             }
         }
         // When this client already waits on the lock, join its waiters before the first attempt
         // (no network call): a failed attempt can then park at once, with no second attempt.
-        WaitChannel ready = bounded && waitNanosZero() ? null : service.waiters().joinIfReady(channelName);
+        WaitChannel ready = bounded && waitNanosZero() ? null : context.waiters.joinIfReady(channelName);
         if (ready != null) {
             synchronized (this) {
                 if (!result.isDone()) {
@@ -109,10 +109,10 @@ final class Acquisition {
                 }
             }
             if (ready != null) {
-                service.waiters().leave(ready);
+                context.waiters.leave(ready);
                 return result;
             }
-            long yieldNanos = channel().yielding(service.nanoTime());
+            long yieldNanos = channel().yielding(context.nanoTime());
             if (yieldNanos > 0) {
                 // This client just freed the lock for everyone: let other clients' waiters go first.
                 park(channel(), Math.max(1, TimeUnit.NANOSECONDS.toMillis(yieldNanos)));
@@ -179,19 +179,19 @@ final class Acquisition {
     }
 
     private long remainingNanos() {
-        return deadlineNanos - service.nanoTime();
+        return deadlineNanos - context.nanoTime();
     }
 
     private void attempt() {
         if (result.isDone()) {
             return;
         }
-        int target = service.holds().count(holdKey) + 1;
-        long sentNanos = service.nanoTime();
+        int target = context.holds.count(holdKey) + 1;
+        long sentNanos = context.nanoTime();
         synchronized (this) {
             inFlight = true;
         }
-        LockFutures.whenDone(service.acquire(kind, name, owner, leaseMillis, target),
+        LockFutures.whenDone(context.acquire(kind, name, owner, leaseMillis, target),
                 (ttl, error) -> onReply(target, sentNanos, ttl, error));
     }
 
@@ -216,11 +216,11 @@ final class Acquisition {
         synchronized (this) {
             unknownTarget = 0;
         }
-        service.holds().acquired(holdKey, owner, target, leaseMillis, watchdog, sentNanos);
-        service.renewer().start();  // renews watchdog holds, and sweeps expired ones of the others
+        context.holds.acquired(holdKey, owner, target, leaseMillis, watchdog, sentNanos);
+        context.renewer.start();  // renews watchdog holds, and sweeps expired ones of the others
         if (!result.complete(true)) {
             // The caller gave up (deadline, cancel, interrupt) as this acquire landed: give it back.
-            service.release(kind, name, owner);
+            context.release(kind, name, owner);
         }
     }
 
@@ -230,7 +230,7 @@ final class Acquisition {
             result.completeExceptionally(cause);
             return;
         }
-        if (!LockService.retryable(cause)) {
+        if (!LockFutures.retryable(cause)) {
             synchronized (this) {
                 unknownTarget = target;
             }
@@ -256,7 +256,7 @@ final class Acquisition {
             }
             delay = Math.min(delay, left);
         }
-        service.schedule(this::attempt, delay, TimeUnit.NANOSECONDS);
+        context.schedule(this::attempt, delay, TimeUnit.NANOSECONDS);
     }
 
     private void onHeld(long ttl) {
@@ -278,7 +278,7 @@ final class Acquisition {
             }
         }
         if (ch == null) {
-            service.waiters().join(channelName).whenComplete(this::onJoined);
+            context.waiters.join(channelName).whenComplete(this::onJoined);
             return;
         }
         park(ch, ttl);
@@ -301,7 +301,7 @@ final class Acquisition {
             }
         }
         if (joined != null) {
-            service.waiters().leave(joined);
+            context.waiters.leave(joined);
             return;
         }
         attempt();
@@ -323,7 +323,7 @@ final class Acquisition {
             attempt();
             return;
         }
-        w.timeout(service.schedule(() -> {
+        w.timeout(context.schedule(() -> {
             if (w.claim()) {
                 ch.unpark(w);
                 w.run();
@@ -350,7 +350,7 @@ final class Acquisition {
             ch.unpark(w);
         }
         if (ch != null) {
-            service.waiters().leave(ch);
+            context.waiters.leave(ch);
         }
         rollbackIfUnknown();
     }
@@ -368,7 +368,7 @@ final class Acquisition {
         if (!result.isCompletedExceptionally() && Boolean.TRUE.equals(result.getNow(null))) {
             return;
         }
-        service.rollback(kind, name, owner, target, leaseMillis);
+        context.rollback(kind, name, owner, target, leaseMillis);
     }
 
     /**

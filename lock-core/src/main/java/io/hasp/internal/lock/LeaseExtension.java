@@ -16,8 +16,7 @@ import java.util.function.BiConsumer;
  */
 final class LeaseExtension extends CompletableFuture<Boolean> implements BiConsumer<String, Throwable> {
 
-    private final LockService service;
-    private final HoldRegistry holds;
+    private final LockContext context;
     private final LockKind kind;
     private final String name;
     private final LockOwner owner;
@@ -28,23 +27,21 @@ final class LeaseExtension extends CompletableFuture<Boolean> implements BiConsu
     private int failedSends;
     private long sentNanos;
 
-    LeaseExtension(LockService service, HoldRegistry holds, LockKind kind, String name, LockOwner owner,
-            long leaseMillis, Hold hold, long retryUntilNanos) {
-        this.service = service;
-        this.holds = holds;
+    LeaseExtension(LockContext context, LockKind kind, String name, LockOwner owner, long leaseMillis, Hold hold) {
+        this.context = context;
         this.kind = kind;
         this.name = name;
         this.owner = owner;
         this.leaseMillis = leaseMillis;
         this.hold = hold;
-        this.retryUntilNanos = retryUntilNanos;
+        this.retryUntilNanos = context.nanoTime() + context.retryNanos;
     }
 
     void send() {
-        sentNanos = service.nanoTime();
+        sentNanos = context.nanoTime();
         CompletableFuture<String> reply;
         try {
-            reply = kind.renew(service.redis(), List.of(name), List.of(owner), leaseMillis);
+            reply = kind.renew(context.redis, List.of(name), List.of(owner), leaseMillis);
         } catch (RuntimeException e) {
             accept(null, e);
             return;
@@ -56,9 +53,9 @@ final class LeaseExtension extends CompletableFuture<Boolean> implements BiConsu
     public void accept(String outcome, Throwable error) {
         if (error != null) {
             Throwable cause = Futures.unwrap(error);
-            if (LockService.retryable(cause) && service.nanoTime() - retryUntilNanos < 0) {
+            if (LockFutures.retryable(cause) && context.nanoTime() - retryUntilNanos < 0) {
                 try {
-                    service.schedule(this::send, Backoff.COMMAND_RETRY.delayNanos(failedSends++), TimeUnit.NANOSECONDS);
+                    context.schedule(this::send, Backoff.COMMAND_RETRY.delayNanos(failedSends++), TimeUnit.NANOSECONDS);
                     return;
                 } catch (RuntimeException timerStopped) {
                     cause.addSuppressed(timerStopped);
@@ -72,7 +69,7 @@ final class LeaseExtension extends CompletableFuture<Boolean> implements BiConsu
             if (held) {
                 hold.extended(leaseMillis, sentNanos);
             } else {
-                holds.end(hold, hold.expired(service.nanoTime(), 0) ? HoldEnd.EXPIRED : HoldEnd.LOST);
+                context.holds.end(hold, hold.expired(context.nanoTime(), 0) ? HoldEnd.EXPIRED : HoldEnd.LOST);
             }
         }
         complete(held);

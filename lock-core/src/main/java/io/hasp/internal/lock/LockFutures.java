@@ -1,18 +1,28 @@
 package io.hasp.internal.lock;
 
+import io.hasp.RedisClosedException;
+import io.hasp.RedisConnectionException;
 import io.hasp.RedisException;
+import io.hasp.RedisServerException;
+import io.hasp.RedisTimeoutException;
 import io.hasp.internal.Await;
 import io.hasp.internal.Futures;
 import io.hasp.internal.connection.Command;
 import java.util.concurrent.CompletableFuture;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.function.BiConsumer;
 
 /**
- * How the blocking methods of {@link KindLock} wait for their async twins and report their
- * failures. Stateless and thread-safe.
+ * How the lock operations wait for and read their futures: the blocking methods of {@link KindLock}
+ * waiting for their async twins, a reply's callback without a dependent stage, the failure as the
+ * blocking API throws it, and whether a failed command may be sent again. Stateless and thread-safe.
  */
 final class LockFutures {
+
+    /** Server error codes that say "not now" rather than "no": the same command may succeed later. */
+    private static final Set<String> RETRYABLE_SERVER_ERRORS =
+            Set.of("LOADING", "BUSY", "READONLY", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN");
 
     private LockFutures() {
     }
@@ -86,5 +96,19 @@ final class LockFutures {
             throw e;
         }
         return new RedisException(t.toString());
+    }
+
+    /** Whether an acquire, unlock or extension that failed with {@code cause} may be sent again. */
+    static boolean retryable(Throwable cause) {
+        if (cause instanceof RedisClosedException) {
+            return false;
+        }
+        if (cause instanceof RedisConnectionException || cause instanceof RedisTimeoutException) {
+            return true;
+        }
+        if (cause instanceof RedisServerException server) {
+            return RETRYABLE_SERVER_ERRORS.contains(server.code());
+        }
+        return false;
     }
 }

@@ -1,65 +1,30 @@
 package io.hasp.internal.lock;
 
-import io.hasp.RedisClosedException;
 import io.hasp.RedisCommands;
-import io.hasp.RedisConnectionException;
-import io.hasp.RedisServerException;
-import io.hasp.RedisTimeoutException;
-import io.hasp.internal.Backoff;
-import io.hasp.internal.Futures;
-import io.hasp.internal.cluster.ClusterCommands;
 import io.hasp.internal.pubsub.PubSub;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldEnd;
-import io.hasp.lock.HoldLostException;
 import io.hasp.lock.LockOwner;
-import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The lock machinery of one client: its holds, its watchdog ({@link LeaseRenewer}), its
- * waiters ({@link LockWaiters}) and the unlock retries, for every {@link LockKind} alike. One per
- * {@code HaspClient} ({@code HaspClient.lockService()}); applications get locks from
- * {@code HaspClient.getLock(name)} (the reentrant kind) or from a lock module built on the
- * kind-taking methods here ({@link #tryAcquire}, {@link #release}, {@link #forceRelease},
- * {@link #holdEnd}): one watchdog task, one hold registry and one subscription per unlock
- * channel serve all kinds of one client. Thread-safe; futures complete on event-loop or timer
- * threads.
+ * The lock machinery of one client, for every {@link LockKind} alike: the entry points that check their
+ * arguments and start the operation that does the work, an {@link Acquisition}, an {@link Unlock} or a
+ * {@link LeaseExtension}, each on the client's one {@link LockContext} (its holds, watchdog, waiters and
+ * settings). One per {@code HaspClient} ({@code HaspClient.lockService()}); applications get locks from
+ * {@code HaspClient.getLock(name)} (the reentrant kind) or from a lock module built on the kind-taking
+ * methods here ({@link #tryAcquire}, {@link #release}, {@link #forceRelease}, {@link #holdEnd}): one
+ * watchdog task, one hold registry and one subscription per unlock channel serve all kinds of one client.
+ * Thread-safe; futures complete on event-loop or timer threads.
  */
 public final class LockService implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(LockService.class);
-
-    /** Most locks renewed by one script call. */
-    static final int RENEWAL_BATCH = 100;
-    /** How long an idle wait channel keeps its subscription. */
-    static final long LINGER_MILLIS = 1_000;
-
     private final String clientId;
-    private final RedisCommands redis;
-    private final Timer timer;
-    private final LongSupplier clock;
-    private final long watchdogLeaseMillis;
     private final long minLeaseMillis;
-    private final long unlockRetryNanos;
-    private final long latchMillis;
-    private final HoldRegistry holds = new HoldRegistry(this::holdLost);
-    private final LeaseRenewer renewer;
-    private final LockWaiters waiters;
-    private final LatchSweeper latches;
-    /** Starts every unlock request id of this service: short, random, so ids of all clients differ. */
-    private final String requestPrefix = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36) + ':';
-    private final AtomicLong requests = new AtomicLong();
+    private final LockContext context;
     private final ThreadLocal<LockOwner> threadOwners = new ThreadLocal<>();
     private volatile boolean closed;
 
@@ -88,25 +53,10 @@ public final class LockService implements AutoCloseable {
         LockArguments.notNull("pubSub", pubSub);
         LockArguments.notNull("timer", timer);
         this.minLeaseMillis = Math.max(1, LockArguments.notNull("timerTick", timerTick).toMillis());
-        this.watchdogLeaseMillis = LockArguments.positiveMillis("watchdogLease", watchdogLease, 3 * minLeaseMillis);
+        long watchdogLeaseMillis = LockArguments.positiveMillis("watchdogLease", watchdogLease, 3 * minLeaseMillis);
         long timeoutMillis = LockArguments.positiveMillis("commandTimeout", commandTimeout, 1);
         this.clientId = clientId;
-        this.redis = redis;
-        this.timer = timer;
-        this.clock = clock;
-        this.unlockRetryNanos = TimeUnit.MILLISECONDS.toNanos(2 * timeoutMillis);
-        this.latchMillis = 4 * timeoutMillis + 1_000;
-        if (redis instanceof ClusterCommands cluster) {
-            // One renewal call per master and kind, whatever the slots of its locks.
-            ClusterRenewal renewal = new ClusterRenewal(cluster);
-            this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH, renewal,
-                    renewal::batchGroup);
-        } else {
-            this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH,
-                    (kind, names, owners, lease) -> kind.renew(redis, names, owners, lease));
-        }
-        this.waiters = new LockWaiters(pubSub, timer, LINGER_MILLIS);
-        this.latches = new LatchSweeper(redis, timer);
+        this.context = new LockContext(redis, pubSub, timer, clock, watchdogLeaseMillis, timeoutMillis);
     }
 
     /**
@@ -125,7 +75,7 @@ public final class LockService implements AutoCloseable {
 
     /** The watchdog lease, in milliseconds. */
     public long watchdogLeaseMillis() {
-        return watchdogLeaseMillis;
+        return context.watchdogLeaseMillis;
     }
 
     /** The shortest lease accepted, in milliseconds: the timer's tick. */
@@ -135,12 +85,12 @@ public final class LockService implements AutoCloseable {
 
     /** How many batch renewal script calls the watchdog has sent (each renews up to 100 locks). */
     public long renewalCalls() {
-        return renewer.calls();
+        return context.renewer.calls();
     }
 
     /** Number of holds this client currently tracks (watchdog and explicit lease), of every kind. */
     public int heldLocks() {
-        return holds.size();
+        return context.holds.size();
     }
 
     /**
@@ -149,7 +99,7 @@ public final class LockService implements AutoCloseable {
      * @throws IllegalArgumentException when {@code kind} is null
      */
     public int heldLocks(LockKind kind) {
-        return holds.size(LockArguments.notNull("kind", kind));
+        return context.holds.size(LockArguments.notNull("kind", kind));
     }
 
     /**
@@ -159,21 +109,10 @@ public final class LockService implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        renewer.close();
-        latches.close();
-        for (Hold hold : holds.all()) {
-            holds.end(hold, HoldEnd.CLIENT_CLOSED);
-        }
-    }
-
-    /** A hold ended without an unlock: waiters here that parked behind it look again. */
-    private void holdLost(Hold hold) {
-        if (!hold.kind.handsOver() || waiters == null) {
-            return;
-        }
-        WaitChannel channel = waiters.channel(hold.kind.channel(hold.name));
-        if (channel != null) {
-            channel.holdLost(hold.owner);
+        context.renewer.close();
+        context.latches.close();
+        for (Hold hold : context.holds.all()) {
+            context.holds.end(hold, HoldEnd.CLIENT_CLOSED);
         }
     }
 
@@ -181,28 +120,13 @@ public final class LockService implements AutoCloseable {
         return closed;
     }
 
-    HoldRegistry holds() {
-        return holds;
-    }
-
-    LeaseRenewer renewer() {
-        return renewer;
-    }
-
+    /** The waiters of this client's locks (for tests). */
     LockWaiters waiters() {
-        return waiters;
+        return context.waiters;
     }
 
     RedisCommands redis() {
-        return redis;
-    }
-
-    long nanoTime() {
-        return clock.getAsLong();
-    }
-
-    Timeout schedule(Runnable task, long delay, TimeUnit unit) {
-        return timer.newTimeout(t -> task.run(), Math.max(0, delay), unit);
+        return context.redis;
     }
 
     /** The owner {@code holderId} of this client: {@code LockOwner.of(clientId(), holderId)}. */
@@ -219,14 +143,6 @@ public final class LockService implements AutoCloseable {
             threadOwners.set(owner);
         }
         return owner;
-    }
-
-    CompletableFuture<Long> acquire(LockKind kind, String name, LockOwner owner, long leaseMillis, int target) {
-        try {
-            return kind.acquire(redis, name, owner, leaseMillis, target);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
     }
 
     /**
@@ -269,7 +185,7 @@ public final class LockService implements AutoCloseable {
         if (waitNanos < -1) {
             throw new IllegalArgumentException("waitNanos: " + waitNanos + " (expected: >= 0 or -1 for no deadline)");
         }
-        return new Acquisition(this, kind, name, owner, leaseMillis, waitNanos);
+        return new Acquisition(context, kind, name, owner, leaseMillis, waitNanos);
     }
 
     /**
@@ -287,202 +203,7 @@ public final class LockService implements AutoCloseable {
         LockArguments.notNull("kind", kind);
         LockArguments.name("name", name);
         LockArguments.notNull("owner", owner);
-        Hold hold = holds.get(kind, name, owner);
-        Unlock unlock = new Unlock(kind, name, owner, hold, kind.unlockLatchPrefix(name) + requestPrefix + requests.incrementAndGet(),
-                hold != null ? hold.leaseMillis() : watchdogLeaseMillis, nanoTime() + unlockRetryNanos);
-        CompletableFuture<Void> renewal = hold != null ? hold.beginClosing() : null;
-        if (renewal == null) {
-            unlock.send();
-        } else {
-            renewal.whenComplete((v, e) -> unlock.send());
-        }
-        return unlock;
-    }
-
-    /**
-     * One unlock request, re-sent with the same request id until confirmed or out of budget; it is
-     * itself the future the caller gets.
-     */
-    private final class Unlock extends ParkingFuture<Void> implements BiConsumer<Long, Throwable> {
-        final LockKind kind;
-        final String name;
-        final LockOwner owner;
-        final Hold hold;
-        /** The key recording this request's outcome, the same for every send. */
-        final String latch;
-        final long leaseMillis;
-        final long retryUntilNanos;
-        int failedSends;
-        boolean sent;
-        long firstSentNanos;
-        /** The parked local waiter this unlock hands the lock to, with its channel; or null. */
-        WaitChannel successorChannel;
-        Wake successor;
-
-        Unlock(LockKind kind, String name, LockOwner owner, Hold hold, String latch, long leaseMillis,
-                long retryUntilNanos) {
-            this.kind = kind;
-            this.name = name;
-            this.owner = owner;
-            this.hold = hold;
-            this.latch = latch;
-            this.leaseMillis = leaseMillis;
-            this.retryUntilNanos = retryUntilNanos;
-        }
-
-        void send() {
-            if (!sent) {
-                sent = true;
-                firstSentNanos = nanoTime();
-                claimSuccessor();
-            }
-            CompletableFuture<Long> reply;
-            try {
-                if (successor != null) {
-                    Acquisition next = successor.acquisition;
-                    reply = kind.releaseTo(redis, name, owner, latch, leaseMillis, latchMillis, next.owner(),
-                            next.leaseMillis());
-                } else {
-                    reply = kind.release(redis, name, owner, latch, leaseMillis, latchMillis);
-                }
-            } catch (RuntimeException e) {
-                reply = CompletableFuture.failedFuture(e);
-            }
-            LockFutures.whenDone(reply, this);
-        }
-
-        /**
-         * When this unlock gives back the owner's last hold and a local waiter of the same kind and
-         * lock is parked, claims it: the unlock script then hands the lock straight to it.
-         */
-        private void claimSuccessor() {
-            if (hold == null || hold.count() != 1 || !kind.handsOver()) {
-                return;
-            }
-            WaitChannel channel = waiters.channel(kind.channel(name));
-            if (channel == null) {
-                return;
-            }
-            Wake claimed = channel.claimSuccessor(kind, name, owner);
-            if (claimed != null) {
-                successorChannel = channel;
-                successor = claimed;
-            }
-        }
-
-        /**
-         * Tells the lock's waiters here that this owner no longer holds it (or may not: an unlock
-         * that failed), so that new acquisitions stop parking behind it.
-         */
-        private void noLongerHeldHere() {
-            if (kind.handsOver()) {
-                WaitChannel channel = channel();
-                if (channel != null) {
-                    channel.released(owner);
-                }
-            }
-        }
-
-        /** The lock's wait channel here, or null when nobody here waits for it. */
-        private WaitChannel channel() {
-            return successorChannel != null ? successorChannel : waiters.channel(kind.channel(name));
-        }
-
-        /** Tells the claimed successor, if any, how the hand-over ended. */
-        private void reportToSuccessor(boolean handedOver, Throwable error) {
-            if (successor == null) {
-                return;
-            }
-            if (handedOver) {
-                successorChannel.handedOver(successor.acquisition);
-            } else {
-                successorChannel.handOverFailed();
-            }
-            successor.acquisition.handOverEnded(handedOver, error, firstSentNanos);
-        }
-
-        /** The reply to one send: {@code outcome} or {@code error}. */
-        @Override
-        public void accept(Long outcome, Throwable error) {
-            if (error != null) {
-                Throwable cause = Futures.unwrap(error);
-                if (retryable(cause) && nanoTime() - retryUntilNanos < 0) {
-                    try {
-                        schedule(this::send, Backoff.COMMAND_RETRY.delayNanos(failedSends++), TimeUnit.NANOSECONDS);
-                        return;
-                    } catch (RuntimeException timerStopped) {
-                        cause.addSuppressed(timerStopped);
-                    }
-                }
-                if (hold != null) {
-                    hold.endClosing(0);
-                }
-                noLongerHeldHere();
-                reportToSuccessor(false, cause);
-                completeExceptionally(cause);
-                return;
-            }
-            if (outcome == null) {
-                HoldEnd ended = null;
-                String why = null;
-                if (hold != null) {
-                    boolean expired = hold.expired(nanoTime(), 0);
-                    ended = expired ? HoldEnd.EXPIRED : HoldEnd.LOST;
-                    why = expired ? "its lease of " + hold.leaseMillis() + " ms ran out"
-                            : "it was no longer in Redis: the key was deleted or taken over, or the server lost it";
-                    holds.end(hold, ended);
-                    holds.forgetEnded(hold.key);
-                } else {
-                    ended = holds.forgetEnded(HoldRegistry.key(kind, name, owner));
-                    if (ended != null) {
-                        why = ended == HoldEnd.EXPIRED ? "its lease ran out"
-                                : "the watchdog found it gone, or could not reach Redis before the lease ran out";
-                    }
-                }
-                noLongerHeldHere();
-                reportToSuccessor(false, null);
-                completeExceptionally(ended != null
-                        ? new HoldLostException(kind + " lock " + name + ": the hold of " + owner
-                                + " ended before this unlock (" + ended + ": " + why + ")", ended)
-                        : new IllegalMonitorStateException(kind + " lock " + name + " is not held by " + owner
-                                + " (it is held by another owner, or by nobody)"));
-                return;
-            }
-            latches.forget(latch);
-            boolean handedOver = successor != null && outcome == UnlockScript.HANDED_OVER;
-            if (outcome != 0L) {  // 0: the owner still holds it; >= 1: its hold ended
-                if (hold != null) {
-                    holds.end(hold, HoldEnd.RELEASED);
-                }
-                noLongerHeldHere();
-                if (!handedOver && !kind.releaseWakesAll()) {
-                    WaitChannel channel = channel();
-                    if (channel != null) {
-                        channel.handOff(nanoTime());
-                    }
-                }
-            } else if (hold != null) {
-                hold.endClosing(Math.max(1, hold.count() - 1));
-            }
-            reportToSuccessor(handedOver, null);
-            complete(null);
-        }
-    }
-
-    /** Undoes, best effort, an acquisition whose outcome stayed unknown when its caller gave up. */
-    void rollback(LockKind kind, String name, LockOwner owner, int target, long leaseMillis) {
-        try {
-            kind.rollback(redis, name, owner, target, leaseMillis).whenComplete((undone, e) -> {
-                if (e != null) {
-                    log.debug("rollback of an abandoned acquisition of {} lock {} failed (its lease will expire): {}",
-                            kind, name, e.toString());
-                } else if (Boolean.TRUE.equals(undone)) {
-                    waiters.handOff(kind.channel(name), nanoTime());
-                }
-            });
-        } catch (RuntimeException e) {
-            log.debug("rollback of {} lock {} not sent: {}", kind, name, e.toString());
-        }
+        return context.release(kind, name, owner);
     }
 
     /**
@@ -500,13 +221,12 @@ public final class LockService implements AutoCloseable {
         LockArguments.notNull("kind", kind);
         LockArguments.name("name", name);
         LockArguments.notNull("owner", owner);
-        Hold hold = holds.get(kind, name, owner);
+        Hold hold = context.holds.get(kind, name, owner);
         if (hold != null && hold.watchdog()) {
             return CompletableFuture.failedFuture(new IllegalStateException(kind + " lock " + name + ": the hold of "
                     + owner + " is renewed by the watchdog (extend is for holds taken with a lease time)"));
         }
-        LeaseExtension extension = new LeaseExtension(this, holds, kind, name, owner, leaseMillis, hold,
-                nanoTime() + unlockRetryNanos);
+        LeaseExtension extension = new LeaseExtension(context, kind, name, owner, leaseMillis, hold);
         extension.send();
         return extension;
     }
@@ -521,18 +241,18 @@ public final class LockService implements AutoCloseable {
     public CompletableFuture<Boolean> forceRelease(LockKind kind, String name) {
         LockArguments.notNull("kind", kind);
         LockArguments.name("name", name);
-        for (Hold hold : holds.onLock(kind, name)) {
-            holds.end(hold, HoldEnd.RELEASED);
+        for (Hold hold : context.holds.onLock(kind, name)) {
+            context.holds.end(hold, HoldEnd.RELEASED);
         }
         CompletableFuture<Boolean> reply;
         try {
-            reply = kind.forceRelease(redis, name);
+            reply = kind.forceRelease(context.redis, name);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
         return reply.thenApply(freed -> {
             if (Boolean.TRUE.equals(freed)) {
-                waiters.handOff(kind.channel(name), nanoTime());
+                context.waiters.handOff(kind.channel(name), context.nanoTime());
             }
             return freed;
         });
@@ -550,22 +270,8 @@ public final class LockService implements AutoCloseable {
         LockArguments.notNull("kind", kind);
         LockArguments.name("name", name);
         LockArguments.notNull("owner", owner);
-        Hold hold = holds.get(kind, name, owner);
+        Hold hold = context.holds.get(kind, name, owner);
         return hold == null ? CompletableFuture.completedFuture(HoldEnd.RELEASED) : hold.end;
     }
 
-    /** Whether an acquire or unlock that failed with {@code cause} may be sent again. */
-    static boolean retryable(Throwable cause) {
-        if (cause instanceof RedisClosedException) {
-            return false;
-        }
-        if (cause instanceof RedisConnectionException || cause instanceof RedisTimeoutException) {
-            return true;
-        }
-        if (cause instanceof RedisServerException server) {
-            String code = server.code();
-            return List.of("LOADING", "BUSY", "READONLY", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN").contains(code);
-        }
-        return false;
-    }
 }

@@ -1,0 +1,125 @@
+package io.hasp.internal.lock;
+
+import io.hasp.RedisCommands;
+import io.hasp.internal.cluster.ClusterCommands;
+import io.hasp.internal.pubsub.PubSub;
+import io.hasp.lock.LockOwner;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the lock operations of one client share: its commands, timer and clock, its holds and their
+ * watchdog, its waiters, the unlock latches to sweep, and the timing settings. {@link LockService}
+ * builds one and hands it to each {@link Acquisition}, {@link Unlock} and {@link LeaseExtension}, so none of
+ * them calls back into the service. Every part is complete when the constructor returns. Thread-safe.
+ */
+final class LockContext {
+
+    private static final Logger log = LoggerFactory.getLogger(LockContext.class);
+
+    /** Most locks renewed by one script call. */
+    static final int RENEWAL_BATCH = 100;
+    /** How long an idle wait channel keeps its subscription. */
+    static final long LINGER_MILLIS = 1_000;
+
+    final RedisCommands redis;
+    final Timer timer;
+    final HoldRegistry holds;
+    final LeaseRenewer renewer;
+    final LockWaiters waiters;
+    final LatchSweeper latches;
+    /** The lease the watchdog keeps renewing. */
+    final long watchdogLeaseMillis;
+    /** How long an unlock or an extension is re-sent after failures: about twice the command timeout. */
+    final long retryNanos;
+    /** How long an unlock's latch answers a re-sent unlock. */
+    final long latchMillis;
+    private final LongSupplier clock;
+    /** Starts every unlock request id of this client: short, random, so ids of all clients differ. */
+    private final String requestPrefix = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36) + ':';
+    private final AtomicLong requests = new AtomicLong();
+
+    LockContext(RedisCommands redis, PubSub pubSub, Timer timer, LongSupplier clock, long watchdogLeaseMillis,
+            long commandTimeoutMillis) {
+        this.redis = redis;
+        this.timer = timer;
+        this.clock = clock;
+        this.watchdogLeaseMillis = watchdogLeaseMillis;
+        this.retryNanos = TimeUnit.MILLISECONDS.toNanos(2 * commandTimeoutMillis);
+        this.latchMillis = 4 * commandTimeoutMillis + 1_000;
+        LockWaiters lockWaiters = new LockWaiters(pubSub, timer, LINGER_MILLIS);
+        this.waiters = lockWaiters;
+        this.holds = new HoldRegistry(hold -> holdLost(lockWaiters, hold));
+        if (redis instanceof ClusterCommands cluster) {
+            // One renewal call per master and kind, whatever the slots of its locks.
+            ClusterRenewal renewal = new ClusterRenewal(cluster);
+            this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH, renewal,
+                    renewal::batchGroup);
+        } else {
+            this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH,
+                    (kind, names, owners, lease) -> kind.renew(redis, names, owners, lease));
+        }
+        this.latches = new LatchSweeper(redis, timer);
+    }
+
+    /** A hold ended without an unlock: waiters here that parked behind it look again. */
+    private static void holdLost(LockWaiters waiters, Hold hold) {
+        if (!hold.kind.handsOver()) {
+            return;
+        }
+        WaitChannel channel = waiters.channel(hold.kind.channel(hold.name));
+        if (channel != null) {
+            channel.holdLost(hold.owner);
+        }
+    }
+
+    long nanoTime() {
+        return clock.getAsLong();
+    }
+
+    Timeout schedule(Runnable task, long delay, TimeUnit unit) {
+        return timer.newTimeout(t -> task.run(), Math.max(0, delay), unit);
+    }
+
+    /** A new unlock request id of lock {@code name} of {@code kind}: the key its latch is stored under. */
+    String unlockLatch(LockKind kind, String name) {
+        return kind.unlockLatchPrefix(name) + requestPrefix + requests.incrementAndGet();
+    }
+
+    /** Sends the kind's acquire script; a call that could not be sent fails the future. */
+    CompletableFuture<Long> acquire(LockKind kind, String name, LockOwner owner, long leaseMillis, int target) {
+        try {
+            return kind.acquire(redis, name, owner, leaseMillis, target);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Gives back one hold: {@link Unlock}. */
+    CompletableFuture<Void> release(LockKind kind, String name, LockOwner owner) {
+        return Unlock.start(this, kind, name, owner);
+    }
+
+    /** Undoes, best effort, an acquisition whose outcome stayed unknown when its caller gave up. */
+    void rollback(LockKind kind, String name, LockOwner owner, int target, long leaseMillis) {
+        try {
+            kind.rollback(redis, name, owner, target, leaseMillis).whenComplete((undone, e) -> {
+                if (e != null) {
+                    log.debug("rollback of an abandoned acquisition of {} lock {} failed (its lease will expire): {}",
+                            kind, name, e.toString());
+                } else if (Boolean.TRUE.equals(undone)) {
+                    waiters.handOff(kind.channel(name), nanoTime());
+                }
+            });
+        } catch (RuntimeException e) {
+            log.debug("rollback of {} lock {} not sent: {}", kind, name, e.toString());
+        }
+    }
+}

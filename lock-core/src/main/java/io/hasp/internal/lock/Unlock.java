@@ -1,0 +1,221 @@
+package io.hasp.internal.lock;
+
+import io.hasp.internal.Backoff;
+import io.hasp.internal.Futures;
+import io.hasp.lock.HoldEnd;
+import io.hasp.lock.HoldLostException;
+import io.hasp.lock.LockOwner;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+
+/**
+ * One unlock: gives back one hold of an owner, and is itself the future the caller gets. The kind's
+ * release script is re-sent with the same request id (its latch) until it is confirmed or its retry
+ * budget (about twice the command timeout) runs out, so a retry after a lost reply answers what the
+ * first send did. A watchdog renewal of the hold in flight is waited for first, and none follows.
+ *
+ * <p>When this unlock gives back the owner's last hold and an acquisition of this client is parked on
+ * the lock, the unlock claims it as its successor: the script then hands the lock straight to it and
+ * the successor learns how that ended ({@link Acquisition#handOverEnded}). Otherwise, once the lock is
+ * free, one local waiter is woken ({@link WaitChannel#handOff}).
+ *
+ * <p>Outcomes: completes normally when the hold was given back (the owner's hold ended, or it still holds
+ * with one hold fewer); fails with {@link IllegalMonitorStateException} when the owner did not hold the
+ * lock, with {@link HoldLostException} when this client tracked the hold but it had ended (expired or
+ * lost), or with the Redis error when the unlock could not be confirmed. Completes on an event-loop or
+ * timer thread.
+ */
+final class Unlock extends ParkingFuture<Void> implements BiConsumer<Long, Throwable> {
+
+    private final LockContext context;
+    private final LockKind kind;
+    private final String name;
+    private final LockOwner owner;
+    /** This client's record of the hold, or null when it tracks none. */
+    private final Hold hold;
+    /** The key recording this request's outcome, the same for every send. */
+    private final String latch;
+    private final long leaseMillis;
+    private final long retryUntilNanos;
+    private int failedSends;
+    private boolean sent;
+    private long firstSentNanos;
+    /** The parked local waiter this unlock hands the lock to, with its channel; or null. */
+    private WaitChannel successorChannel;
+    private Wake successor;
+
+    private Unlock(LockContext context, LockKind kind, String name, LockOwner owner, Hold hold) {
+        this.context = context;
+        this.kind = kind;
+        this.name = name;
+        this.owner = owner;
+        this.hold = hold;
+        this.latch = context.unlockLatch(kind, name);
+        this.leaseMillis = hold != null ? hold.leaseMillis() : context.watchdogLeaseMillis;
+        this.retryUntilNanos = context.nanoTime() + context.retryNanos;
+    }
+
+    /** Starts giving back one hold of {@code owner} (arguments already checked); returns the unlock. */
+    static Unlock start(LockContext context, LockKind kind, String name, LockOwner owner) {
+        Hold hold = context.holds.get(kind, name, owner);
+        Unlock unlock = new Unlock(context, kind, name, owner, hold);
+        CompletableFuture<Void> renewal = hold != null ? hold.beginClosing() : null;
+        if (renewal == null) {
+            unlock.send();
+        } else {
+            renewal.whenComplete((v, e) -> unlock.send());
+        }
+        return unlock;
+    }
+
+    private void send() {
+        if (!sent) {
+            sent = true;
+            firstSentNanos = context.nanoTime();
+            claimSuccessor();
+        }
+        CompletableFuture<Long> reply;
+        try {
+            if (successor != null) {
+                Acquisition next = successor.acquisition;
+                reply = kind.releaseTo(context.redis, name, owner, latch, leaseMillis, context.latchMillis, next.owner(),
+                        next.leaseMillis());
+            } else {
+                reply = kind.release(context.redis, name, owner, latch, leaseMillis, context.latchMillis);
+            }
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        LockFutures.whenDone(reply, this);
+    }
+
+    /**
+     * When this unlock gives back the owner's last hold and a local waiter of the same kind and
+     * lock is parked, claims it: the unlock script then hands the lock straight to it.
+     */
+    private void claimSuccessor() {
+        if (hold == null || hold.count() != 1 || !kind.handsOver()) {
+            return;
+        }
+        WaitChannel channel = context.waiters.channel(kind.channel(name));
+        if (channel == null) {
+            return;
+        }
+        Wake claimed = channel.claimSuccessor(kind, name, owner);
+        if (claimed != null) {
+            successorChannel = channel;
+            successor = claimed;
+        }
+    }
+
+    /**
+     * Tells the lock's waiters here that this owner no longer holds it (or may not: an unlock
+     * that failed), so that new acquisitions stop parking behind it.
+     */
+    private void noLongerHeldHere() {
+        if (kind.handsOver()) {
+            WaitChannel channel = channel();
+            if (channel != null) {
+                channel.released(owner);
+            }
+        }
+    }
+
+    /** The lock's wait channel here, or null when nobody here waits for it. */
+    private WaitChannel channel() {
+        return successorChannel != null ? successorChannel : context.waiters.channel(kind.channel(name));
+    }
+
+    /** Tells the claimed successor, if any, how the hand-over ended. */
+    private void reportToSuccessor(boolean handedOver, Throwable error) {
+        if (successor == null) {
+            return;
+        }
+        if (handedOver) {
+            successorChannel.handedOver(successor.acquisition);
+        } else {
+            successorChannel.handOverFailed();
+        }
+        successor.acquisition.handOverEnded(handedOver, error, firstSentNanos);
+    }
+
+    /** The reply to one send: {@code outcome} or {@code error}. */
+    @Override
+    public void accept(Long outcome, Throwable error) {
+        if (error != null) {
+            onError(Futures.unwrap(error));
+        } else if (outcome == null) {
+            onNotHeld();
+        } else {
+            onReleased(outcome);
+        }
+    }
+
+    private void onError(Throwable cause) {
+        if (LockFutures.retryable(cause) && context.nanoTime() - retryUntilNanos < 0) {
+            try {
+                context.schedule(this::send, Backoff.COMMAND_RETRY.delayNanos(failedSends++), TimeUnit.NANOSECONDS);
+                return;
+            } catch (RuntimeException timerStopped) {
+                cause.addSuppressed(timerStopped);
+            }
+        }
+        if (hold != null) {
+            hold.endClosing(0);
+        }
+        noLongerHeldHere();
+        reportToSuccessor(false, cause);
+        completeExceptionally(cause);
+    }
+
+    /** The script found no hold of this owner: never held, or a hold that ended before this unlock. */
+    private void onNotHeld() {
+        HoldEnd ended = null;
+        String why = null;
+        HoldRegistry holds = context.holds;
+        if (hold != null) {
+            boolean expired = hold.expired(context.nanoTime(), 0);
+            ended = expired ? HoldEnd.EXPIRED : HoldEnd.LOST;
+            why = expired ? "its lease of " + hold.leaseMillis() + " ms ran out"
+                    : "it was no longer in Redis: the key was deleted or taken over, or the server lost it";
+            holds.end(hold, ended);
+            holds.forgetEnded(hold.key);
+        } else {
+            ended = holds.forgetEnded(HoldRegistry.key(kind, name, owner));
+            if (ended != null) {
+                why = ended == HoldEnd.EXPIRED ? "its lease ran out"
+                        : "the watchdog found it gone, or could not reach Redis before the lease ran out";
+            }
+        }
+        noLongerHeldHere();
+        reportToSuccessor(false, null);
+        completeExceptionally(ended != null
+                ? new HoldLostException(kind + " lock " + name + ": the hold of " + owner
+                        + " ended before this unlock (" + ended + ": " + why + ")", ended)
+                : new IllegalMonitorStateException(kind + " lock " + name + " is not held by " + owner
+                        + " (it is held by another owner, or by nobody)"));
+    }
+
+    /** {@code outcome} 0: the owner still holds the lock; otherwise its hold ended (or was handed over). */
+    private void onReleased(long outcome) {
+        context.latches.forget(latch);
+        boolean handedOver = successor != null && outcome == UnlockScript.HANDED_OVER;
+        if (outcome != 0L) {
+            if (hold != null) {
+                context.holds.end(hold, HoldEnd.RELEASED);
+            }
+            noLongerHeldHere();
+            if (!handedOver && !kind.releaseWakesAll()) {
+                WaitChannel channel = channel();
+                if (channel != null) {
+                    channel.handOff(context.nanoTime());
+                }
+            }
+        } else if (hold != null) {
+            hold.endClosing(Math.max(1, hold.count() - 1));
+        }
+        reportToSuccessor(handedOver, null);
+        complete(null);
+    }
+}

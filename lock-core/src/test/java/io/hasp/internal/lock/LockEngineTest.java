@@ -1,0 +1,231 @@
+package io.hasp.internal.lock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hasp.RedisCommands;
+import io.hasp.RedisConnectionException;
+import io.hasp.RedisServerException;
+import io.hasp.lock.HoldEnd;
+import io.hasp.lock.HoldLostException;
+import io.hasp.lock.LockOwner;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The lock engine (acquisition, unlock, hand-over, watchdog) without a server: {@link MemoryKind} answers
+ * as the scripts do, {@link MemoryPubSub} carries the unlock messages and {@link ManualTimer} is the clock,
+ * so every step happens on the test's thread, in the order the test sets. The same behaviours against a
+ * real server are in the integration suites; these pin the engine's own decisions and races.
+ */
+class LockEngineTest {
+
+    private static final long LEASE = 30_000;
+    private static final long WATCHDOG = -1;
+    private static final String NAME = "engine";
+
+    /** No server: every command fails, as a latch sweep's DEL may (it is best effort). */
+    private static final RedisCommands NO_SERVER = (RedisCommands) Proxy.newProxyInstance(
+            LockEngineTest.class.getClassLoader(), new Class<?>[] {RedisCommands.class},
+            (proxy, method, args) -> CompletableFuture.failedFuture(new IllegalStateException("no server in this test")));
+
+    private final ManualTimer timer = new ManualTimer();
+    private final MemoryPubSub pubSub = new MemoryPubSub();
+    private final MemoryKind kind = new MemoryKind(timer::nanoTime, pubSub);
+    private LockService here;
+    private LockService elsewhere;
+
+    @BeforeEach
+    void services() {
+        here = service("here");
+        elsewhere = service("elsewhere");
+    }
+
+    private LockService service(String clientId) {
+        return new LockService(clientId, NO_SERVER, pubSub, timer, Duration.ofSeconds(30), Duration.ofMillis(10),
+                Duration.ofSeconds(3), timer::nanoTime);
+    }
+
+    @AfterEach
+    void close() {
+        here.close();
+        elsewhere.close();
+    }
+
+    private static Throwable failure(CompletableFuture<?> future) {
+        assertTrue(future.isCompletedExceptionally(), "expected a failure, got " + future);
+        try {
+            future.join();
+            throw new AssertionError("not failed");
+        } catch (CompletionException e) {
+            return e.getCause();
+        }
+    }
+
+    @Test
+    void aFreeLockIsAcquiredAndReleasedAndItsHoldEnds() {
+        LockOwner owner = here.owner(1);
+        assertTrue(here.tryAcquire(kind, NAME, owner, LEASE, 0).join());
+        CompletableFuture<HoldEnd> end = here.holdEnd(kind, NAME, owner);
+        assertEquals(1, kind.count(NAME, owner));
+        here.release(kind, NAME, owner).join();
+        assertEquals(0, kind.count(NAME, owner));
+        assertEquals(HoldEnd.RELEASED, end.join());
+        assertEquals(0, here.heldLocks());
+    }
+
+    @Test
+    void aReentrantHoldIsGivenBackOneAtATime() {
+        LockOwner owner = here.owner(1);
+        assertTrue(here.tryAcquire(kind, NAME, owner, LEASE, 0).join());
+        assertTrue(here.tryAcquire(kind, NAME, owner, LEASE, 0).join());
+        assertEquals(2, kind.count(NAME, owner));
+        here.release(kind, NAME, owner).join();
+        assertEquals(1, kind.count(NAME, owner), "still held");
+        assertEquals(1, here.heldLocks());
+        here.release(kind, NAME, owner).join();
+        assertEquals(0, here.heldLocks());
+    }
+
+    @Test
+    void anUnlockByANonHolderFailsWithIllegalMonitorState() {
+        assertTrue(elsewhere.tryAcquire(kind, NAME, elsewhere.owner(1), LEASE, 0).join());
+        CompletableFuture<Void> unlock = here.release(kind, NAME, here.owner(1));
+        assertInstanceOf(IllegalMonitorStateException.class, failure(unlock));
+        assertEquals(1, kind.count(NAME, elsewhere.owner(1)), "the holder keeps it");
+    }
+
+    @Test
+    void anUnlockAfterTheLeaseRanOutTellsTheHoldWasLost() {
+        LockOwner owner = here.owner(1);
+        assertTrue(here.tryAcquire(kind, NAME, owner, 100, 0).join());
+        timer.advance(150, TimeUnit.MILLISECONDS);
+        Throwable lost = failure(here.release(kind, NAME, owner));
+        assertInstanceOf(HoldLostException.class, lost);
+        assertEquals(HoldEnd.EXPIRED, ((HoldLostException) lost).holdEnd());
+    }
+
+    @Test
+    void aWaiterOfAnotherClientIsWokenByTheUnlockMessageNotByItsTimer() {
+        LockOwner holder = elsewhere.owner(1);
+        LockOwner waiter = here.owner(2);
+        assertTrue(elsewhere.tryAcquire(kind, NAME, holder, LEASE, 0).join());
+        CompletableFuture<Boolean> waiting = here.tryAcquire(kind, NAME, waiter, 10_000_000_000L, 10_000_000_000L);
+        assertFalse(waiting.isDone(), "parked behind the holder");
+        assertEquals(1, pubSub.listeners(kind.channel(NAME)));
+        elsewhere.release(kind, NAME, holder).join();
+        assertTrue(waiting.isDone(), "woken by the message, with no time passing");
+        assertTrue(waiting.join());
+        assertEquals(1, kind.count(NAME, waiter));
+    }
+
+    @Test
+    void aParkedWaiterOfTheSameClientIsHandedTheLockInTheUnlockItself() {
+        LockOwner holder = here.owner(1);
+        LockOwner waiter = here.owner(2);
+        assertTrue(here.tryAcquire(kind, NAME, holder, LEASE, 0).join());
+        CompletableFuture<Boolean> waiting = here.tryAcquire(kind, NAME, waiter, LEASE, 10_000_000_000L);
+        assertFalse(waiting.isDone());
+        here.release(kind, NAME, holder).join();
+        assertTrue(waiting.join());
+        assertEquals(1, kind.count(NAME, waiter));
+        List<String> calls = kind.calls();
+        assertEquals("releaseTo " + NAME, calls.get(calls.size() - 1), "one script: released and handed over");
+        assertEquals(1, here.heldLocks(kind));
+    }
+
+    @Test
+    void theDeadlinePassingGivesFalseAndLeavesNoWaiterBehind() {
+        assertTrue(elsewhere.tryAcquire(kind, NAME, elsewhere.owner(1), LEASE, 0).join());
+        CompletableFuture<Boolean> waiting = here.tryAcquire(kind, NAME, here.owner(1), LEASE,
+                TimeUnit.MILLISECONDS.toNanos(200));
+        timer.advance(199, TimeUnit.MILLISECONDS);
+        assertFalse(waiting.isDone());
+        timer.advance(1, TimeUnit.MILLISECONDS);
+        assertFalse(waiting.join());
+        timer.advance(LockContext.LINGER_MILLIS, TimeUnit.MILLISECONDS);
+        assertNull(here.waiters().channel(kind.channel(NAME)), "its subscription lingers, then goes");
+        assertEquals(0, pubSub.listeners(kind.channel(NAME)));
+    }
+
+    @Test
+    void theWatchdogRenewsAHeldLockAndStopsAtItsUnlock() {
+        LockOwner owner = here.owner(1);
+        assertTrue(here.tryAcquire(kind, NAME, owner, WATCHDOG, 0).join());
+        timer.advance(25, TimeUnit.SECONDS);
+        assertEquals(1, kind.count(NAME, owner), "renewed past its first 30 s lease");
+        long renewals = here.renewalCalls();
+        assertTrue(renewals >= 2, "renewed every third of the lease: " + renewals);
+        here.release(kind, NAME, owner).join();
+        timer.advance(60, TimeUnit.SECONDS);
+        assertEquals(renewals, here.renewalCalls(), "no renewal after the unlock");
+    }
+
+    @Test
+    void aHoldTheWatchdogFindsGoneEndsAsLost() {
+        LockOwner owner = here.owner(1);
+        assertTrue(here.tryAcquire(kind, NAME, owner, WATCHDOG, 0).join());
+        CompletableFuture<HoldEnd> end = here.holdEnd(kind, NAME, owner);
+        kind.forget(NAME);
+        timer.advance(11, TimeUnit.SECONDS);
+        assertEquals(HoldEnd.LOST, end.join());
+    }
+
+    @Test
+    void anUnlockWhoseReplyIsLostIsResentWithTheSameRequestAndAnswersOnce() {
+        LockOwner owner = here.owner(1);
+        assertTrue(here.tryAcquire(kind, NAME, owner, LEASE, 0).join());
+        kind.failNext(1, new RedisConnectionException("reply lost"));
+        CompletableFuture<Void> unlock = here.release(kind, NAME, owner);
+        assertFalse(unlock.isDone(), "the first send took effect, but its reply was lost");
+        timer.advance(5, TimeUnit.MILLISECONDS);
+        unlock.join();
+        assertEquals(List.of("release " + NAME, "release " + NAME),
+                kind.calls().subList(kind.calls().size() - 2, kind.calls().size()));
+    }
+
+    @Test
+    void anAcquisitionCancelledWhileItsReplyIsOnTheWayGivesTheLockBack() {
+        LockOwner owner = here.owner(1);
+        kind.holdReplies();
+        CompletableFuture<Boolean> acquiring = here.tryAcquire(kind, NAME, owner, LEASE, 10_000_000_000L);
+        assertEquals(1, kind.count(NAME, owner), "the acquire took effect; its reply has not arrived");
+        acquiring.cancel(false);
+        kind.deliverHeldReplies();
+        assertEquals(0, kind.count(NAME, owner), "given back once the reply came");
+        assertEquals(0, here.heldLocks());
+    }
+
+    @Test
+    void anAcquireFailingWithANonRetryableErrorIsRolledBack() {
+        LockOwner owner = here.owner(1);
+        kind.failNext(1, new RedisServerException("ERR something the server refused"));
+        CompletableFuture<Boolean> acquiring = here.tryAcquire(kind, NAME, owner, LEASE, 10_000_000_000L);
+        assertInstanceOf(RedisServerException.class, failure(acquiring));
+        assertEquals(0, kind.count(NAME, owner), "an outcome it could not know is undone");
+        assertTrue(kind.calls().contains("rollback " + NAME));
+    }
+
+    @Test
+    void anAcquireFailingWithALinkErrorIsRetriedWithinItsWaitAndCountsTheHoldOnce() {
+        LockOwner owner = here.owner(1);
+        kind.failNext(2, new RedisConnectionException("link cut"));
+        CompletableFuture<Boolean> acquiring = here.tryAcquire(kind, NAME, owner, LEASE, 10_000_000_000L);
+        assertFalse(acquiring.isDone());
+        timer.advance(100, TimeUnit.MILLISECONDS);
+        assertTrue(acquiring.join());
+        assertEquals(1, kind.count(NAME, owner), "three sends, one hold");
+        here.release(kind, NAME, owner).join();
+        assertEquals(0, kind.count(NAME, owner));
+    }
+}

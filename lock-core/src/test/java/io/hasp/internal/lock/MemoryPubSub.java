@@ -1,0 +1,65 @@
+package io.hasp.internal.lock;
+
+import io.hasp.internal.pubsub.MessageListener;
+import io.hasp.internal.pubsub.PubSub;
+import io.hasp.internal.pubsub.Subscription;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Pub/sub in memory, for lock tests without a server: a subscription is confirmed at once, and
+ * {@link #publish} calls every listener of the channel on the calling thread.
+ */
+final class MemoryPubSub implements PubSub {
+
+    private final Map<String, List<MessageListener>> listeners = new HashMap<>();
+
+    @Override
+    public synchronized CompletableFuture<Subscription> subscribe(String channel, MessageListener listener) {
+        PubSub.checkSubscribe(channel, listener);
+        listeners.computeIfAbsent(channel, c -> new ArrayList<>()).add(listener);
+        return CompletableFuture.completedFuture(new Subscription() {
+            @Override
+            public String channel() {
+                return channel;
+            }
+
+            @Override
+            public CompletableFuture<Void> unsubscribe() {
+                synchronized (MemoryPubSub.this) {
+                    List<MessageListener> list = listeners.get(channel);
+                    if (list != null) {
+                        list.remove(listener);
+                        if (list.isEmpty()) {
+                            listeners.remove(channel);
+                        }
+                    }
+                }
+                return CompletableFuture.completedFuture(null);
+            }
+        });
+    }
+
+    /** Delivers {@code message} to the channel's listeners; returns how many there were. */
+    int publish(String channel, String message) {
+        List<MessageListener> receivers;
+        synchronized (this) {
+            receivers = new ArrayList<>(listeners.getOrDefault(channel, List.of()));
+        }
+        receivers.forEach(listener -> listener.onMessage(channel, message));
+        return receivers.size();
+    }
+
+    /** Number of listeners on {@code channel}. */
+    synchronized int listeners(String channel) {
+        return listeners.getOrDefault(channel, List.of()).size();
+    }
+
+    @Override
+    public CompletableFuture<Void> close() {
+        return CompletableFuture.completedFuture(null);
+    }
+}
