@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs hasp's benchmark comparison (hasp vs Redisson vs Lettuce on one redis-server, the server's
-# EVALSHA ceiling, cross-process fleets) and writes lock-bench/results/<profile>/{results.md,throughput.svg,results.json}.
+# EVALSHA ceiling, cross-process fleets, and the locks users pick instead: PostgreSQL advisory locks, a
+# database row lock on PostgreSQL and MariaDB, ZooKeeper through Curator, on servers it starts itself)
+# and writes lock-bench/results/<profile>/{results.md,throughput.svg,results.json}.
 #
 #   lock-bench/bench.sh                 quick profile (under 10 minutes on 2 cores)
 #   lock-bench/bench.sh --full          careful profile (2 forks, longer iterations)

@@ -43,9 +43,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs the whole comparison in one command and writes one results folder: the server's EVALSHA ceiling
- * ({@code redis-benchmark}), every JMH row for hasp, Redisson and Lettuce on one redis-server, the
- * cross-process fleets, then {@code results.json} (JMH), {@code results.md} (the table) and
- * {@code throughput.svg} (the chart).
+ * ({@code redis-benchmark}), every JMH row for hasp, Redisson and Lettuce on one redis-server, the rows
+ * of the locks users pick instead ({@link io.hasp.bench.peer.Peer}: PostgreSQL, MariaDB and ZooKeeper,
+ * each started here only when a selected row needs it), the cross-process fleets, then
+ * {@code results.json} (JMH), {@code results.md} (the tables) and {@code throughput.svg} (the chart).
  *
  * <p>Run: {@code lock-bench/bench.sh [--full] [--redis URI] [--out DIR] [--only REGEX] [--no-fleet]}
  * (which builds {@code lock-bench/target/benchmarks.jar} and calls
@@ -213,7 +214,8 @@ public final class BenchRunner {
         }
         MarkdownReport report = new MarkdownReport(rows, results, ceiling, fleetResults);
         String markdown = report.render(heading(redisVersion, ceiling, started))
-                + new PeerTable(peerRows, results, peerSkipped, hasp(fleetResults, PEER_FLEET), peerFleetResults).render();
+                + new PeerTable(peerRows, results, peerSkipped, hasp(fleetResults, PEER_FLEET), peerFleetResults,
+                        profile.forks() > 1).render();
         Files.writeString(out.resolve("results.md"), markdown);
         Files.writeString(out.resolve("throughput.svg"), report.chart());
         console.println();

@@ -22,6 +22,7 @@ public final class PeerTable {
     private final Map<Peer, String> skipped;
     private final FleetRuns haspFleet;
     private final Map<Peer, FleetRuns> peerFleets = new EnumMap<>(Peer.class);
+    private final boolean spread;
 
     /**
      * Creates the table.
@@ -31,13 +32,16 @@ public final class PeerTable {
      * @param skipped why each skipped peer was skipped
      * @param haspFleet hasp's runs of the fleet shape the peers ran, or null
      * @param peerFleets the peers' fleet runs (library named by {@link Peer#method()}), possibly none
+     * @param spread whether to list each figure's lowest and highest measured iteration (and fleet run)
+     *     under the table, as the full profile does
      */
     public PeerTable(List<PeerRow> rows, Map<String, RunResult> results, Map<Peer, String> skipped, FleetRuns haspFleet,
-            List<FleetRuns> peerFleets) {
+            List<FleetRuns> peerFleets, boolean spread) {
         this.rows = rows;
         this.results = results;
         this.skipped = skipped;
         this.haspFleet = haspFleet;
+        this.spread = spread;
         for (FleetRuns runs : peerFleets) {
             this.peerFleets.put(Peer.ofMethod(runs.shown().library()), runs);
         }
@@ -66,6 +70,9 @@ public final class PeerTable {
             line(md, row.title(), Integer.toString(row.threads()), MarkdownReport.score(hasp),
                     peer -> MarkdownReport.score(result(row, peer)), false);
             if (row.hasp().waitProfile()) {
+                line(md, "Contended, acquisitions that changed hands (%)", Integer.toString(row.threads()),
+                        MarkdownReport.secondary(hasp, "handoff.share"),
+                        peer -> MarkdownReport.secondary(result(row, peer), "handoff.share"), NO_RATIO);
                 for (String q : new String[] {"p50", "p99"}) {
                     line(md, "Contended, acquire wait " + q + " (us, lower is better)", Integer.toString(row.threads()),
                             MarkdownReport.secondary(hasp, "wait." + q),
@@ -91,8 +98,56 @@ public final class PeerTable {
                 + " (each commit flushed); Redis keeps nothing on disk.\n");
         skipped.forEach((peer, reason) -> md.append("\n").append(peer.label()).append(": skipped, ").append(reason)
                 .append('\n'));
+        if (spread) {
+            spread(md);
+        }
         return md.toString();
     }
+
+    /** Lists, per row, each figure's lowest and highest measured iteration (fleets: run). */
+    private void spread(StringBuilder md) {
+        md.append("\nSpread, lowest to highest measured iteration (for the cross-process row, run), per row:\n\n");
+        for (PeerRow row : rows) {
+            StringBuilder line = new StringBuilder();
+            range(line, "hasp", results.get(row.hasp().key()));
+            for (Peer peer : Peer.values()) {
+                range(line, peer.label(), result(row, peer));
+            }
+            if (line.length() > 0) {
+                md.append("- ").append(row.title()).append(", ").append(row.threads()).append(" threads: ")
+                        .append(line).append('\n');
+            }
+        }
+        if (haspFleet != null && !peerFleets.isEmpty()) {
+            StringBuilder line = new StringBuilder();
+            range(line, "hasp", haspFleet);
+            peerFleets.forEach((peer, runs) -> range(line, peer.label(), runs));
+            md.append("- Cross-process: ").append(line).append('\n');
+        }
+    }
+
+    private static void range(StringBuilder line, String label, RunResult result) {
+        if (result == null || result.getPrimaryResult().getStatistics().getN() == 0) {
+            return;
+        }
+        var statistics = result.getPrimaryResult().getStatistics();
+        separate(line).append(label).append(' ').append(MarkdownReport.number(statistics.getMin())).append('–')
+                .append(MarkdownReport.number(statistics.getMax()));
+    }
+
+    private static void range(StringBuilder line, String label, FleetRuns runs) {
+        double min = runs.runs().stream().mapToDouble(FleetDriver.Result::perSecond).min().orElse(Double.NaN);
+        double max = runs.runs().stream().mapToDouble(FleetDriver.Result::perSecond).max().orElse(Double.NaN);
+        separate(line).append(label).append(' ').append(MarkdownReport.number(min)).append('–')
+                .append(MarkdownReport.number(max));
+    }
+
+    private static StringBuilder separate(StringBuilder line) {
+        return line.length() == 0 ? line : line.append("; ");
+    }
+
+    /** A line whose figures are not better or worse, so it shows no advantage. */
+    private static final Boolean NO_RATIO = null;
 
     private interface Figure {
         double of(Peer peer);
@@ -102,8 +157,9 @@ public final class PeerTable {
         return fleet.exact() ? "yes (" + fleet.counter() + ")" : "NO (" + fleet.counter() + " of " + fleet.expected() + ")";
     }
 
+    /** One line; {@code lowerIsBetter} null when neither direction is better (no advantage shown). */
     private void line(StringBuilder md, String title, String threads, double hasp, Figure figure,
-            boolean lowerIsBetter) {
+            Boolean lowerIsBetter) {
         if (Double.isNaN(hasp) && java.util.Arrays.stream(Peer.values()).allMatch(p -> Double.isNaN(figure.of(p)))) {
             return;   // not measured in this run (--only)
         }
@@ -116,7 +172,8 @@ public final class PeerTable {
             } else {
                 double value = figure.of(peer);
                 md.append(MarkdownReport.number(value));
-                String advantage = lowerIsBetter ? MarkdownReport.ratio(value, hasp) : MarkdownReport.ratio(hasp, value);
+                String advantage = lowerIsBetter == null ? MarkdownReport.NONE
+                        : lowerIsBetter ? MarkdownReport.ratio(value, hasp) : MarkdownReport.ratio(hasp, value);
                 if (!Double.isNaN(value) && !advantage.equals(MarkdownReport.NONE)) {
                     md.append(" (").append(advantage).append(')');
                 }
