@@ -15,4 +15,14 @@ public class RedisClosedException extends RedisConnectionException {
     public RedisClosedException(String message) {
         super(message);
     }
+
+    /**
+     * The client is closed: nothing sent through it again can succeed.
+     *
+     * @return false
+     */
+    @Override
+    public boolean retryable() {
+        return false;
+    }
 }

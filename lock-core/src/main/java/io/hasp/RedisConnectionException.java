@@ -28,4 +28,14 @@ public class RedisConnectionException extends RedisException {
     public RedisConnectionException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /**
+     * A command that failed with the link may succeed on the next one.
+     *
+     * @return true
+     */
+    @Override
+    public boolean retryable() {
+        return true;
+    }
 }

@@ -29,4 +29,15 @@ public class RedisException extends RuntimeException {
     public RedisException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /**
+     * Whether the same command may succeed when sent again later: the failure says "not now" (a lost
+     * link, a timeout, a server loading its data or failing over), not "no". hasp's locks re-send such
+     * commands within their wait or retry budget and give up at once on the others.
+     *
+     * @return false here; true for connection failures, timeouts and the server's transient errors
+     */
+    public boolean retryable() {
+        return false;
+    }
 }

@@ -1,5 +1,7 @@
 package io.hasp;
 
+import java.util.Set;
+
 /**
  * The server answered a command with an error reply ({@code -ERR ...} or RESP3 {@code !}).
  *
@@ -10,6 +12,10 @@ package io.hasp;
 public class RedisServerException extends RedisException {
 
     private static final long serialVersionUID = 1L;
+
+    /** The codes that say "not now": loading, busy with a script, a replica, a cluster failing over. */
+    private static final Set<String> TRANSIENT_CODES =
+            Set.of("LOADING", "BUSY", "READONLY", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN");
 
     /** The error code: the first word of the server's error message, e.g. {@code "WRONGTYPE"}. */
     private final String code;
@@ -45,5 +51,17 @@ public class RedisServerException extends RedisException {
         }
         int space = serverMessage.indexOf(' ');
         return space < 0 ? serverMessage : serverMessage.substring(0, space);
+    }
+
+    /**
+     * Whether the error is the server's "not now": {@code LOADING}, {@code BUSY}, {@code READONLY}
+     * (a master turned replica in a failover), {@code TRYAGAIN}, {@code CLUSTERDOWN} or
+     * {@code MASTERDOWN}.
+     *
+     * @return true for those codes
+     */
+    @Override
+    public boolean retryable() {
+        return TRANSIENT_CODES.contains(code);
     }
 }

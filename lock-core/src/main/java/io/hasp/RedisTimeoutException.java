@@ -18,4 +18,14 @@ public class RedisTimeoutException extends RedisException {
     public RedisTimeoutException(String message) {
         super(message);
     }
+
+    /**
+     * No reply within the timeout: the command may have run or not, and may succeed when sent again.
+     *
+     * @return true
+     */
+    @Override
+    public boolean retryable() {
+        return true;
+    }
 }

@@ -1,7 +1,6 @@
 package io.hasp.internal.lock;
 
 import io.hasp.RedisCommands;
-import io.hasp.Replies;
 import io.hasp.Script;
 import java.util.concurrent.CompletableFuture;
 
@@ -16,12 +15,12 @@ final class AcquireScript {
     /**
      * Tries to bring {@code owner}'s hold on lock {@code key} to {@code targetCount}.
      *
-     * @return a future of {@code null} when the owner holds the lock afterwards, else the
-     *     holder's remaining time to live in milliseconds (-1: no expiry)
+     * @return a future of {@link AcquireOutcome#ACQUIRED} when the owner holds the lock afterwards,
+     *     else busy with the holder's remaining time to live in milliseconds (-1: no expiry)
      */
-    static CompletableFuture<Long> run(RedisCommands redis, String key, String owner, long leaseMillis,
+    static CompletableFuture<AcquireOutcome> run(RedisCommands redis, String key, String owner, long leaseMillis,
             int targetCount) {
-        return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, LockKeys.hashOnly(key),
+        return redis.evalsha(SCRIPT, AcquireOutcome.REPLY, LockKeys.hashOnly(key),
                 Boxes.of(leaseMillis), owner, (long) targetCount);
     }
 }

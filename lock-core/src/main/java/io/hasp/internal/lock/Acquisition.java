@@ -21,19 +21,19 @@ import java.util.concurrent.TimeUnit;
  * min(ttl, time left) passes, and try again. When this client already has a confirmed
  * subscription for the lock, the acquisition joins it before its first try and parks right after
  * a failed one. A parked acquisition may also be handed the lock by an unlock of this client
- * ({@link #handOverEnded}), which then needs no acquire script at all; right after this client
- * freed the lock for everyone, a new acquisition first parks for a short window so that other
- * clients' waiters get their turn ({@link WaitChannel}). Connection errors and timeouts are retried with
- * backoff within the deadline, re-sending the same target hold count so that a retried acquire
- * whose first reply was lost does not count the hold twice. A failure that the kind reports as
- * its answer (an exception that is not a Redis one) ends the attempt at once.
+ * ({@link HandOver}, {@link #handOverEnded}), which then needs no acquire script at all; right
+ * after this client freed the lock for everyone, a new acquisition first parks for a short window
+ * so that other clients' waiters get their turn ({@link WaitChannel}). Connection errors and
+ * timeouts are retried with backoff within the deadline, re-sending the same target hold count so
+ * that a retried acquire whose first reply was lost does not count the hold twice. A failure that
+ * the kind reports as its answer (an exception that is not a Redis one) ends the attempt at once.
  *
  * <p>The result future completes with {@code true} (acquired), {@code false} (deadline passed)
  * or an exception; it completes on an event-loop or timer thread. When the caller completes or
  * cancels it first (deadline, interrupt, cancel) while an acquire lands, the acquired hold is
  * given back, and an acquire with an unknown outcome is rolled back.
  */
-final class Acquisition {
+final class Acquisition implements Successor {
 
     /** How long to wait for a holder that set no expiry before looking again. */
     private static final long NO_TTL_POLL_MILLIS = 1_000;
@@ -137,30 +137,29 @@ final class Acquisition {
         return channel;
     }
 
-    LockKind kind() {
+    @Override
+    public LockKind kind() {
         return kind;
     }
 
-    String name() {
+    @Override
+    public String name() {
         return name;
     }
 
-    LockOwner owner() {
+    @Override
+    public LockOwner owner() {
         return owner;
     }
 
     /** The lease a hold taken by this acquisition gets, in milliseconds (the watchdog's when renewed). */
-    long leaseMillis() {
+    @Override
+    public long leaseMillis() {
         return leaseMillis;
     }
 
-    /**
-     * A release of this client claimed this parked acquisition as its successor and reports how it
-     * ended: {@code handedOver} when the lock went to this acquisition's owner in the release script
-     * sent (first) at {@code sentNanos}; otherwise {@code error} when that is unknown (the release
-     * could not be confirmed), or neither when the release did not hand over (then look again).
-     */
-    void handOverEnded(boolean handedOver, Throwable error, long sentNanos) {
+    @Override
+    public void handOverEnded(boolean handedOver, Throwable error, long sentNanos) {
         if (handedOver) {
             onAcquired(1, sentNanos);
             return;
@@ -192,23 +191,23 @@ final class Acquisition {
             inFlight = true;
         }
         LockFutures.whenDone(context.acquire(kind, name, owner, leaseMillis, target),
-                (ttl, error) -> onReply(target, sentNanos, ttl, error));
+                (outcome, error) -> onReply(target, sentNanos, outcome, error));
     }
 
-    private void onReply(int target, long sentNanos, Long ttl, Throwable error) {
+    private void onReply(int target, long sentNanos, AcquireOutcome outcome, Throwable error) {
         synchronized (this) {
             inFlight = false;
         }
         if (error != null) {
             onError(target, Futures.unwrap(error));
-        } else if (ttl == null) {
+        } else if (outcome.acquired()) {
             onAcquired(target, sentNanos);
         } else {
             synchronized (this) {
                 unknownTarget = 0;
                 failedSends = 0;
             }
-            onHeld(ttl);
+            onHeld(outcome.remainingMillis());
         }
     }
 

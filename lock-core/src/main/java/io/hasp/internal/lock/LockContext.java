@@ -43,7 +43,8 @@ final class LockContext {
     final long latchMillis;
     private final LongSupplier clock;
     /** Starts every unlock request id of this client: short, random, so ids of all clients differ. */
-    private final String requestPrefix = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36) + ':';
+    private final String requestPrefix =
+            Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36) + ':';
     private final AtomicLong requests = new AtomicLong();
 
     LockContext(RedisCommands redis, PubSub pubSub, Timer timer, LongSupplier clock, long watchdogLeaseMillis,
@@ -94,7 +95,8 @@ final class LockContext {
     }
 
     /** Sends the kind's acquire script; a call that could not be sent fails the future. */
-    CompletableFuture<Long> acquire(LockKind kind, String name, LockOwner owner, long leaseMillis, int target) {
+    CompletableFuture<AcquireOutcome> acquire(LockKind kind, String name, LockOwner owner, long leaseMillis,
+            int target) {
         try {
             return kind.acquire(redis, name, owner, leaseMillis, target);
         } catch (RuntimeException e) {

@@ -1,15 +1,10 @@
 package io.hasp.internal.lock;
 
-import io.hasp.RedisClosedException;
-import io.hasp.RedisConnectionException;
 import io.hasp.RedisException;
-import io.hasp.RedisServerException;
-import io.hasp.RedisTimeoutException;
 import io.hasp.internal.Await;
 import io.hasp.internal.Futures;
 import io.hasp.internal.connection.Command;
 import java.util.concurrent.CompletableFuture;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.function.BiConsumer;
 
@@ -20,9 +15,6 @@ import java.util.function.BiConsumer;
  */
 final class LockFutures {
 
-    /** Server error codes that say "not now" rather than "no": the same command may succeed later. */
-    private static final Set<String> RETRYABLE_SERVER_ERRORS =
-            Set.of("LOADING", "BUSY", "READONLY", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN");
 
     private LockFutures() {
     }
@@ -100,15 +92,6 @@ final class LockFutures {
 
     /** Whether an acquire, unlock or extension that failed with {@code cause} may be sent again. */
     static boolean retryable(Throwable cause) {
-        if (cause instanceof RedisClosedException) {
-            return false;
-        }
-        if (cause instanceof RedisConnectionException || cause instanceof RedisTimeoutException) {
-            return true;
-        }
-        if (cause instanceof RedisServerException server) {
-            return RETRYABLE_SERVER_ERRORS.contains(server.code());
-        }
-        return false;
+        return cause instanceof RedisException redis && redis.retryable();
     }
 }

@@ -15,8 +15,9 @@ import java.util.concurrent.CompletableFuture;
  * Implementations must be thread-safe and must not block: every method only sends a script (or
  * a few commands) and returns its future. A method that throws is treated like a failed future.
  *
- * <p>Outcomes that a kind reports drive the service: an acquire's {@code null} records a hold,
- * a release's {@code 0} keeps it, {@code >= 1} ends it, a renewal's {@code '0'} marks it lost.
+ * <p>Outcomes that a kind reports drive the service: an acquire's {@link AcquireOutcome#ACQUIRED}
+ * records a hold, a release's {@link ReleaseOutcome#STILL_HELD} keeps it, an outcome whose
+ * {@link ReleaseOutcome#holdEnded()} ends it, a renewal's {@code '0'} marks it lost.
  * Each script must be safe to send twice (the service re-sends after a lost reply): an acquire
  * brings the owner to {@code targetCount}, never past it; a release answers the first outcome
  * recorded in its {@code latch} again.
@@ -42,12 +43,12 @@ public interface LockKind {
      * Tries to bring {@code owner}'s hold count on lock {@code name} to {@code targetCount} with a
      * lease of {@code leaseMillis}.
      *
-     * @return a future of {@code null} when the owner holds the lock afterwards, else the holder's
-     *     remaining time to live in milliseconds (-1: no expiry), which bounds the next wait. A
-     *     future failed with an exception that is not a {@link io.hasp.RedisException} is
-     *     a final answer: the acquisition fails with it at once and nothing is rolled back.
+     * @return a future of {@link AcquireOutcome#ACQUIRED} when the owner holds the lock afterwards,
+     *     else of {@link AcquireOutcome#busy} with the holder's remaining time to live, which bounds
+     *     the next wait. A future failed with an exception that is not a {@link io.hasp.RedisException}
+     *     is a final answer: the acquisition fails with it at once and nothing is rolled back.
      */
-    CompletableFuture<Long> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
+    CompletableFuture<AcquireOutcome> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
             int targetCount);
 
     /**
@@ -56,12 +57,12 @@ public interface LockKind {
      * for every send of one request) for {@code latchMillis} so that the same request sent again
      * answers the same; when the owner keeps holds, their lease becomes {@code leaseMillis}.
      *
-     * @return a future of {@code null} when the owner did not hold it (the service then fails the
-     *     unlock with {@link IllegalMonitorStateException}), {@code 0} when the owner still holds it
-     *     with one hold fewer, {@code >= 1} when the owner's hold ended (whether or not others
-     *     still hold the lock)
+     * @return a future of {@link ReleaseOutcome#NOT_HELD} when the owner did not hold it (the service
+     *     then fails the unlock with {@link IllegalMonitorStateException}), {@link ReleaseOutcome#STILL_HELD}
+     *     when the owner still holds it with one hold fewer, {@link ReleaseOutcome#ENDED} or
+     *     {@link ReleaseOutcome#FREED} when the owner's hold ended (others still holding the lock, or not)
      */
-    CompletableFuture<Long> release(RedisCommands redis, String name, LockOwner owner, String latch,
+    CompletableFuture<ReleaseOutcome> release(RedisCommands redis, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis);
 
     /**
@@ -78,10 +79,10 @@ public interface LockKind {
      * and nothing is announced on the channel, since the lock was never free. Only called when
      * {@link #handsOver()} is true.
      *
-     * @return a future of what {@link #release} answers, except that {@code 2} replaces {@code 1}
-     *     when the lock went to {@code successor}
+     * @return a future of what {@link #release} answers, except that {@link ReleaseOutcome#HANDED_OVER}
+     *     replaces {@link ReleaseOutcome#FREED} when the lock went to {@code successor}
      */
-    default CompletableFuture<Long> releaseTo(RedisCommands redis, String name, LockOwner owner, String latch,
+    default CompletableFuture<ReleaseOutcome> releaseTo(RedisCommands redis, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
         throw new UnsupportedOperationException(this + " locks are not handed over");
     }

@@ -23,13 +23,13 @@ final class ReentrantKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<Long> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
-            int targetCount) {
+    public CompletableFuture<AcquireOutcome> acquire(RedisCommands redis, String name, LockOwner owner,
+            long leaseMillis, int targetCount) {
         return AcquireScript.run(redis, name, owner.field(), leaseMillis, targetCount);
     }
 
     @Override
-    public CompletableFuture<Long> release(RedisCommands redis, String name, LockOwner owner, String latch,
+    public CompletableFuture<ReleaseOutcome> release(RedisCommands redis, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis) {
         return UnlockScript.run(redis, name, owner.field(), latch, leaseMillis, latchMillis);
     }
@@ -40,7 +40,7 @@ final class ReentrantKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<Long> releaseTo(RedisCommands redis, String name, LockOwner owner, String latch,
+    public CompletableFuture<ReleaseOutcome> releaseTo(RedisCommands redis, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
         return UnlockScript.runHandingOver(redis, name, owner.field(), latch, leaseMillis, latchMillis,
                 successor.field(), successorLeaseMillis);

@@ -17,7 +17,7 @@ import java.util.function.BiConsumer;
  *
  * <p>When this unlock gives back the owner's last hold and an acquisition of this client is parked on
  * the lock, the unlock claims it as its successor: the script then hands the lock straight to it and
- * the successor learns how that ended ({@link Acquisition#handOverEnded}). Otherwise, once the lock is
+ * the successor learns how that ended ({@link HandOver}). Otherwise, once the lock is
  * free, one local waiter is woken ({@link WaitChannel#handOff}).
  *
  * <p>Outcomes: completes normally when the hold was given back (the owner's hold ended, or it still holds
@@ -26,7 +26,7 @@ import java.util.function.BiConsumer;
  * lost), or with the Redis error when the unlock could not be confirmed. Completes on an event-loop or
  * timer thread.
  */
-final class Unlock extends ParkingFuture<Void> implements BiConsumer<Long, Throwable> {
+final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutcome, Throwable> {
 
     private final LockContext context;
     private final LockKind kind;
@@ -41,9 +41,8 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<Long, Throw
     private int failedSends;
     private boolean sent;
     private long firstSentNanos;
-    /** The parked local waiter this unlock hands the lock to, with its channel; or null. */
-    private WaitChannel successorChannel;
-    private Wake successor;
+    /** The parked local waiter this unlock hands the lock to; or null. */
+    private HandOver handOver;
 
     private Unlock(LockContext context, LockKind kind, String name, LockOwner owner, Hold hold) {
         this.context = context;
@@ -73,14 +72,14 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<Long, Throw
         if (!sent) {
             sent = true;
             firstSentNanos = context.nanoTime();
-            claimSuccessor();
+            handOver = HandOver.claim(context, kind, name, owner, hold);
         }
-        CompletableFuture<Long> reply;
+        CompletableFuture<ReleaseOutcome> reply;
         try {
-            if (successor != null) {
-                Acquisition next = successor.acquisition;
-                reply = kind.releaseTo(context.redis, name, owner, latch, leaseMillis, context.latchMillis, next.owner(),
-                        next.leaseMillis());
+            if (handOver != null) {
+                Successor next = handOver.successor();
+                reply = kind.releaseTo(context.redis, name, owner, latch, leaseMillis, context.latchMillis,
+                        next.owner(), next.leaseMillis());
             } else {
                 reply = kind.release(context.redis, name, owner, latch, leaseMillis, context.latchMillis);
             }
@@ -88,25 +87,6 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<Long, Throw
             reply = CompletableFuture.failedFuture(e);
         }
         LockFutures.whenDone(reply, this);
-    }
-
-    /**
-     * When this unlock gives back the owner's last hold and a local waiter of the same kind and
-     * lock is parked, claims it: the unlock script then hands the lock straight to it.
-     */
-    private void claimSuccessor() {
-        if (hold == null || hold.count() != 1 || !kind.handsOver()) {
-            return;
-        }
-        WaitChannel channel = context.waiters.channel(kind.channel(name));
-        if (channel == null) {
-            return;
-        }
-        Wake claimed = channel.claimSuccessor(kind, name, owner);
-        if (claimed != null) {
-            successorChannel = channel;
-            successor = claimed;
-        }
     }
 
     /**
@@ -124,28 +104,22 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<Long, Throw
 
     /** The lock's wait channel here, or null when nobody here waits for it. */
     private WaitChannel channel() {
-        return successorChannel != null ? successorChannel : context.waiters.channel(kind.channel(name));
+        return handOver != null ? handOver.channel() : context.waiters.channel(kind.channel(name));
     }
 
     /** Tells the claimed successor, if any, how the hand-over ended. */
     private void reportToSuccessor(boolean handedOver, Throwable error) {
-        if (successor == null) {
-            return;
+        if (handOver != null) {
+            handOver.ended(handedOver, error, firstSentNanos);
         }
-        if (handedOver) {
-            successorChannel.handedOver(successor.acquisition);
-        } else {
-            successorChannel.handOverFailed();
-        }
-        successor.acquisition.handOverEnded(handedOver, error, firstSentNanos);
     }
 
     /** The reply to one send: {@code outcome} or {@code error}. */
     @Override
-    public void accept(Long outcome, Throwable error) {
+    public void accept(ReleaseOutcome outcome, Throwable error) {
         if (error != null) {
             onError(Futures.unwrap(error));
-        } else if (outcome == null) {
+        } else if (outcome == ReleaseOutcome.NOT_HELD) {
             onNotHeld();
         } else {
             onReleased(outcome);
@@ -197,11 +171,11 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<Long, Throw
                         + " (it is held by another owner, or by nobody)"));
     }
 
-    /** {@code outcome} 0: the owner still holds the lock; otherwise its hold ended (or was handed over). */
-    private void onReleased(long outcome) {
+    /** The owner still holds the lock, or its hold ended (freed, handed over, or others still hold). */
+    private void onReleased(ReleaseOutcome outcome) {
         context.latches.forget(latch);
-        boolean handedOver = successor != null && outcome == UnlockScript.HANDED_OVER;
-        if (outcome != 0L) {
+        boolean handedOver = handOver != null && outcome == ReleaseOutcome.HANDED_OVER;
+        if (outcome.holdEnded()) {
             if (hold != null) {
                 context.holds.end(hold, HoldEnd.RELEASED);
             }

@@ -1,7 +1,7 @@
 package io.hasp.internal.lock;
 
 import io.hasp.RedisCommands;
-import io.hasp.Replies;
+import io.hasp.Reply;
 import io.hasp.Script;
 import io.hasp.internal.pubsub.ChannelKind;
 import java.util.List;
@@ -12,14 +12,12 @@ final class UnlockScript {
 
     static final Script SCRIPT = Script.fromResource(UnlockScript.class, "unlock.lua");
 
-    /** The owner does not hold the lock. */
-    static final Long NOT_HELD = null;
-    /** The owner still holds the lock with one hold fewer. */
-    static final long STILL_HELD = 0L;
-    /** The lock was freed and its unlock message published. */
-    static final long RELEASED = 1L;
-    /** The owner's last hold ended and the lock went straight to the successor named in the call. */
-    static final long HANDED_OVER = 2L;
+    /**
+     * The script's answers: nil not held, 0 still held, 1 freed (its unlock message published), 2 handed
+     * over to the successor named in the call.
+     */
+    static final Reply<ReleaseOutcome> REPLY = ReleaseOutcome.reply("UNLOCK_OUTCOME", ReleaseOutcome.FREED,
+            ReleaseOutcome.HANDED_OVER);
 
     private UnlockScript() {
     }
@@ -28,12 +26,13 @@ final class UnlockScript {
      * Releases one hold of {@code owner} on lock {@code name}, recording the outcome in {@code latch}
      * ({@link LockKeys#unlockLatch}).
      *
-     * @return a future of {@code null} (not held), {@code 0} (still held) or {@code 1} (freed)
+     * @return a future of {@link ReleaseOutcome#NOT_HELD}, {@link ReleaseOutcome#STILL_HELD} or
+     *     {@link ReleaseOutcome#FREED}
      */
-    static CompletableFuture<Long> run(RedisCommands redis, String name, String owner, String latch,
+    static CompletableFuture<ReleaseOutcome> run(RedisCommands redis, String name, String owner, String latch,
             long leaseMillis, long latchMillis) {
         List<String> keys = List.of(name, LockKeys.channel(name), latch);
-        return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, keys,
+        return redis.evalsha(SCRIPT, REPLY, keys,
                 LockKeys.UNLOCK_MESSAGE, Boxes.of(leaseMillis), owner, Boxes.of(latchMillis),
                 ChannelKind.of(redis).publishCommand());
     }
@@ -43,12 +42,13 @@ final class UnlockScript {
      * the lock goes straight to {@code successor} (one hold, lease {@code successorLeaseMillis})
      * instead of being freed, and nothing is published.
      *
-     * @return a future of {@code null} (not held), {@code 0} (still held) or {@code 2} (handed over)
+     * @return a future of {@link ReleaseOutcome#NOT_HELD}, {@link ReleaseOutcome#STILL_HELD} or
+     *     {@link ReleaseOutcome#HANDED_OVER}
      */
-    static CompletableFuture<Long> runHandingOver(RedisCommands redis, String name, String owner, String latch,
+    static CompletableFuture<ReleaseOutcome> runHandingOver(RedisCommands redis, String name, String owner, String latch,
             long leaseMillis, long latchMillis, String successor, long successorLeaseMillis) {
         List<String> keys = List.of(name, LockKeys.channel(name), latch);
-        return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, keys,
+        return redis.evalsha(SCRIPT, REPLY, keys,
                 LockKeys.UNLOCK_MESSAGE, Boxes.of(leaseMillis), owner, Boxes.of(latchMillis),
                 ChannelKind.of(redis).publishCommand(), successor, Boxes.of(successorLeaseMillis));
     }

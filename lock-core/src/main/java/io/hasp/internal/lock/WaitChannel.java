@@ -53,7 +53,7 @@ final class WaitChannel implements MessageListener {
     private boolean everyonesTurn;      // guarded by this; the coming release frees it for everyone
     private long yieldUntilNanos;       // guarded by this
     private boolean yieldSet;           // guarded by this
-    private Acquisition heldBy;         // guarded by this; the local owner the lock was last handed to
+    private Successor heldBy;         // guarded by this; the local owner the lock was last handed to
 
     /** The waiters of pub/sub channel {@code channel}, for example {@code LockKind.channel(name)}. */
     WaitChannel(String channel) {
@@ -152,7 +152,7 @@ final class WaitChannel implements MessageListener {
         }
         for (Iterator<Wake> it = parked.iterator(); it.hasNext(); ) {
             Wake wake = it.next();
-            Acquisition a = wake.acquisition;
+            Successor a = wake.successor;
             if (a == null || !a.kind().equals(kind) || !a.name().equals(name) || a.owner().equals(releaser)) {
                 continue;
             }
@@ -166,7 +166,7 @@ final class WaitChannel implements MessageListener {
     }
 
     /** A claimed hand-over took place: the lock went to {@code to}, an owner of this client. */
-    synchronized void handedOver(Acquisition to) {
+    synchronized void handedOver(Successor to) {
         handOvers++;
         heldBy = to;
     }
@@ -178,7 +178,7 @@ final class WaitChannel implements MessageListener {
      * hands the lock over or frees it (waking a local waiter), and the wait is bounded by the lease.
      */
     synchronized long localHoldLease(LockKind kind, String name, LockOwner asking) {
-        Acquisition holder = heldBy;
+        Successor holder = heldBy;
         if (holder == null || !holder.kind().equals(kind) || !holder.name().equals(name)
                 || holder.owner().equals(asking)) {
             return 0;

@@ -6,24 +6,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * One parked wait of an acquisition: woken exactly once, by an unlock message, a local hand-off
  * or its timeout, whichever claims it first; or claimed by a release of this client that hands
- * the lock straight to the acquisition (then it is not run: the release reports to the
- * acquisition). Thread-safe.
+ * the lock straight to the waiting {@link Successor} (then it is not run: the release reports to
+ * it). Thread-safe.
  */
 final class Wake {
 
     private final AtomicBoolean claimed = new AtomicBoolean();
     private final Runnable action;
-    /** The acquisition that parked, which a release of this client may hand the lock to; or null. */
-    final Acquisition acquisition;
+    /** The waiter that parked, which a release of this client may hand the lock to; or null. */
+    final Successor successor;
     private volatile Timeout timeout;
 
     Wake(Runnable action) {
         this(action, null);
     }
 
-    Wake(Runnable action, Acquisition acquisition) {
+    Wake(Runnable action, Successor successor) {
         this.action = action;
-        this.acquisition = acquisition;
+        this.successor = successor;
     }
 
     /** Takes the right to run; true for exactly one caller. */

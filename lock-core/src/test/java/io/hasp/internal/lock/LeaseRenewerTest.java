@@ -296,13 +296,13 @@ class LeaseRenewerTest {
         }
 
         @Override
-        public CompletableFuture<Long> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
+        public CompletableFuture<AcquireOutcome> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
                 int targetCount) {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public CompletableFuture<Long> release(RedisCommands redis, String name, LockOwner owner, String requestId,
+        public CompletableFuture<ReleaseOutcome> release(RedisCommands redis, String name, LockOwner owner, String requestId,
                 long leaseMillis, long latchMillis) {
             throw new UnsupportedOperationException();
         }

@@ -228,4 +228,52 @@ class LockEngineTest {
         here.release(kind, NAME, owner).join();
         assertEquals(0, kind.count(NAME, owner));
     }
+
+    @Test
+    void handOversGoToTheLongestParkedWaiterFirst() {
+        LockOwner holder = here.owner(1);
+        LockOwner first = here.owner(2);
+        LockOwner second = here.owner(3);
+        assertTrue(here.tryAcquire(kind, NAME, holder, LEASE, 0).join());
+        CompletableFuture<Boolean> firstWaiting = here.tryAcquire(kind, NAME, first, LEASE, 10_000_000_000L);
+        CompletableFuture<Boolean> secondWaiting = here.tryAcquire(kind, NAME, second, LEASE, 10_000_000_000L);
+        here.release(kind, NAME, holder).join();
+        assertTrue(firstWaiting.join());
+        assertFalse(secondWaiting.isDone());
+        here.release(kind, NAME, first).join();
+        assertTrue(secondWaiting.join());
+        assertEquals(1, kind.count(NAME, second));
+    }
+
+    @Test
+    void aBlockedCallerInterruptedWhileParkedLeavesNoWaiterAndNoHold() throws InterruptedException {
+        LockOwner holder = elsewhere.owner(1);
+        assertTrue(elsewhere.tryAcquire(kind, NAME, holder, LEASE, 0).join());
+        KindLock lock = new KindLock(here, kind, NAME);
+        Throwable[] thrown = new Throwable[1];
+        Thread caller = new Thread(() -> {
+            try {
+                lock.lockInterruptibly();
+            } catch (Throwable t) {
+                thrown[0] = t;
+            }
+        }, "blocked-caller");
+        caller.start();
+        try {
+            ServerView.await("the caller parked", Duration.ofSeconds(10), () -> {
+                WaitChannel channel = here.waiters().channel(kind.channel(NAME));
+                return channel != null && channel.waiters() == 1;
+            });
+            caller.interrupt();
+            caller.join(TimeUnit.SECONDS.toMillis(10));
+        } finally {
+            caller.interrupt();
+            caller.join(TimeUnit.SECONDS.toMillis(10));
+        }
+        assertFalse(caller.isAlive());
+        assertInstanceOf(InterruptedException.class, thrown[0]);
+        assertEquals(0, here.waiters().channel(kind.channel(NAME)).waiters(), "no waiter left behind");
+        elsewhere.release(kind, NAME, holder).join();
+        assertEquals(0, here.heldLocks(), "the message after the interrupt acquires nothing");
+    }
 }

@@ -30,7 +30,7 @@ final class MemoryKind implements LockKind {
     private final LongSupplier clock;
     private final MemoryPubSub pubSub;
     private final Map<String, Entry> locks = new HashMap<>();
-    private final Map<String, Long> latches = new HashMap<>();
+    private final Map<String, ReleaseOutcome> latches = new HashMap<>();
     private final Queue<RuntimeException> failures = new ArrayDeque<>();
     private final List<Runnable> heldReplies = new ArrayList<>();
     private final List<Runnable> pending = new ArrayList<>();
@@ -125,12 +125,12 @@ final class MemoryKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<Long> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
+    public CompletableFuture<AcquireOutcome> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
             int targetCount) {
-        CompletableFuture<Long> future;
+        CompletableFuture<AcquireOutcome> future;
         synchronized (this) {
             Entry entry = live(name);
-            Long answer;
+            AcquireOutcome answer;
             if (entry == null || entry.counts.isEmpty() || entry.counts.containsKey(owner.field())) {
                 if (entry == null) {
                     entry = new Entry();
@@ -138,9 +138,9 @@ final class MemoryKind implements LockKind {
                 }
                 entry.counts.put(owner.field(), targetCount);
                 entry.expiresAtNanos = expiry(leaseMillis);
-                answer = null;
+                answer = AcquireOutcome.ACQUIRED;
             } else {
-                answer = Math.max(1, (entry.expiresAtNanos - clock.getAsLong()) / 1_000_000L);
+                answer = AcquireOutcome.busy(Math.max(1, (entry.expiresAtNanos - clock.getAsLong()) / 1_000_000L));
             }
             future = reply("acquire " + name, answer);
         }
@@ -148,7 +148,7 @@ final class MemoryKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<Long> release(RedisCommands redis, String name, LockOwner owner, String latch,
+    public CompletableFuture<ReleaseOutcome> release(RedisCommands redis, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis) {
         return release(name, owner, latch, leaseMillis, null, 0);
     }
@@ -159,39 +159,39 @@ final class MemoryKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<Long> releaseTo(RedisCommands redis, String name, LockOwner owner, String latch,
+    public CompletableFuture<ReleaseOutcome> releaseTo(RedisCommands redis, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
         return release(name, owner, latch, leaseMillis, successor, successorLeaseMillis);
     }
 
-    private CompletableFuture<Long> release(String name, LockOwner owner, String latch, long leaseMillis,
+    private CompletableFuture<ReleaseOutcome> release(String name, LockOwner owner, String latch, long leaseMillis,
             LockOwner successor, long successorLeaseMillis) {
-        CompletableFuture<Long> future;
+        CompletableFuture<ReleaseOutcome> future;
         boolean freed = false;
         synchronized (this) {
-            Long answer;
+            ReleaseOutcome answer;
             if (latches.containsKey(latch)) {
                 answer = latches.get(latch);
             } else {
                 Entry entry = live(name);
                 Integer count = entry == null ? null : entry.counts.get(owner.field());
                 if (count == null) {
-                    answer = UnlockScript.NOT_HELD;
+                    answer = ReleaseOutcome.NOT_HELD;
                 } else if (count > 1) {
                     entry.counts.put(owner.field(), count - 1);
                     entry.expiresAtNanos = expiry(leaseMillis);
-                    answer = UnlockScript.STILL_HELD;
+                    answer = ReleaseOutcome.STILL_HELD;
                 } else if (successor != null) {
                     entry.counts.remove(owner.field());
                     entry.counts.put(successor.field(), 1);
                     entry.expiresAtNanos = expiry(successorLeaseMillis);
-                    answer = UnlockScript.HANDED_OVER;
+                    answer = ReleaseOutcome.HANDED_OVER;
                 } else {
                     entry.counts.remove(owner.field());
                     if (entry.counts.isEmpty()) {
                         locks.remove(name);
                     }
-                    answer = UnlockScript.RELEASED;
+                    answer = ReleaseOutcome.FREED;
                     freed = true;
                 }
                 latches.put(latch, answer);

@@ -1,8 +1,9 @@
 package io.hasp.lock.rw;
 
 import io.hasp.RedisCommands;
-import io.hasp.Replies;
+import io.hasp.Reply;
 import io.hasp.Script;
+import io.hasp.internal.lock.ReleaseOutcome;
 import io.hasp.internal.pubsub.ChannelKind;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -12,12 +13,12 @@ final class ReadUnlockScript {
 
     static final Script SCRIPT = Script.fromResource(ReadUnlockScript.class, "read_unlock.lua");
 
-    /** The owner still has read holds. */
-    static final long STILL_HELD = 0L;
-    /** The owner's last read hold ended; others (or its own write hold) still hold the lock. */
-    static final long ENDED = 1L;
-    /** The owner's last read hold ended and the lock was freed (its waiters told). */
-    static final long FREED = 2L;
+    /**
+     * The script's answers: nil not held, 0 still held, 1 the owner's hold ended (others still
+     * hold the lock), 2 the lock was freed.
+     */
+    static final Reply<ReleaseOutcome> REPLY = ReleaseOutcome.reply("READ_UNLOCK_OUTCOME",
+            ReleaseOutcome.ENDED, ReleaseOutcome.FREED);
 
     private ReadUnlockScript() {
     }
@@ -26,13 +27,13 @@ final class ReadUnlockScript {
      * Releases the newest read hold of {@code ownerField} on lock {@code name}; with
      * {@code expectedCount > 0} only when the owner has exactly that many holds.
      *
-     * @return a future of {@code null} (not held), {@link #STILL_HELD}, {@link #ENDED} or {@link #FREED}
+     * @return a future of {@link ReleaseOutcome#NOT_HELD}, {@link ReleaseOutcome#STILL_HELD}, {@link ReleaseOutcome#ENDED} or {@link ReleaseOutcome#FREED}
      */
-    static CompletableFuture<Long> run(RedisCommands redis, String name, String ownerField, String latch,
+    static CompletableFuture<ReleaseOutcome> run(RedisCommands redis, String name, String ownerField, String latch,
             long latchMillis, int expectedCount) {
         List<String> keys = List.of(name, RwKeys.channel(name), RwKeys.timeoutPrefix(name, ownerField),
                 RwKeys.tag(name), latch);
-        return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, keys,
+        return redis.evalsha(SCRIPT, REPLY, keys,
                 RwKeys.UNLOCK_MESSAGE, ownerField, latchMillis, Integer.toString(expectedCount),
                 ChannelKind.of(redis).publishCommand());
     }

@@ -1,7 +1,9 @@
 package io.hasp.lock.rw;
 
 import io.hasp.RedisCommands;
+import io.hasp.internal.lock.AcquireOutcome;
 import io.hasp.internal.lock.LockKind;
+import io.hasp.internal.lock.ReleaseOutcome;
 import io.hasp.lock.LockOwner;
 import java.util.List;
 import java.util.UUID;
@@ -49,22 +51,22 @@ final class RwLockKind implements LockKind {
 
     /** Runs the mode's acquire script; an upgrade fails the future with {@link LockUpgradeException}. */
     @Override
-    public CompletableFuture<Long> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
+    public CompletableFuture<AcquireOutcome> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
             int targetCount) {
         if (mode == LockMode.READ) {
             return ReadAcquireScript.run(redis, name, owner.field(), leaseMillis, targetCount);
         }
-        return WriteAcquireScript.run(redis, name, owner.field(), leaseMillis, targetCount).thenCompose(ttl ->
-                ttl != null && ttl == WriteAcquireScript.UPGRADE
+        return WriteAcquireScript.run(redis, name, owner.field(), leaseMillis, targetCount).thenCompose(outcome ->
+                !outcome.acquired() && outcome.remainingMillis() == WriteAcquireScript.UPGRADE
                         ? CompletableFuture.failedFuture(new LockUpgradeException("write lock of " + name
                                 + " asked for by " + owner + ", which holds its read lock: an upgrade would wait"
                                 + " for itself forever (release the read lock first)"))
-                        : CompletableFuture.completedFuture(ttl));
+                        : CompletableFuture.completedFuture(outcome));
     }
 
-    /** Runs the mode's unlock script: {@code null} not held, 0 still held, 1 or 2 the owner's holds ended. */
+    /** Runs the mode's unlock script: not held, still held, ended (others hold the lock) or freed. */
     @Override
-    public CompletableFuture<Long> release(RedisCommands redis, String name, LockOwner owner, String latch,
+    public CompletableFuture<ReleaseOutcome> release(RedisCommands redis, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis) {
         return unlock(redis, name, owner, latch, latchMillis, 0);
     }
@@ -75,10 +77,10 @@ final class RwLockKind implements LockKind {
             long leaseMillis) {
         String latch = RwKeys.unlockLatch(name, "rollback:" + UUID.randomUUID());
         return unlock(redis, name, owner, latch, ROLLBACK_LATCH_MILLIS, targetCount)
-                .thenApply(outcome -> outcome != null);
+                .thenApply(outcome -> outcome != ReleaseOutcome.NOT_HELD);
     }
 
-    private CompletableFuture<Long> unlock(RedisCommands redis, String name, LockOwner owner, String latch,
+    private CompletableFuture<ReleaseOutcome> unlock(RedisCommands redis, String name, LockOwner owner, String latch,
             long latchMillis, int expectedCount) {
         return mode == LockMode.READ
                 ? ReadUnlockScript.run(redis, name, owner.field(), latch, latchMillis, expectedCount)

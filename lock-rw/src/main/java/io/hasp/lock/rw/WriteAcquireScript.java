@@ -1,8 +1,8 @@
 package io.hasp.lock.rw;
 
 import io.hasp.RedisCommands;
-import io.hasp.Replies;
 import io.hasp.Script;
+import io.hasp.internal.lock.AcquireOutcome;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -20,13 +20,13 @@ final class WriteAcquireScript {
     /**
      * Tries to bring {@code ownerField}'s write holds on lock {@code name} to {@code targetCount}.
      *
-     * @return a future of {@code null} when the owner holds the write lock afterwards,
-     *     {@link #UPGRADE} when it holds a read hold of a read-mode lock, else the lock's remaining
-     *     time to live in milliseconds (-1: no expiry)
+     * @return a future of {@link AcquireOutcome#ACQUIRED} when the owner holds the write lock
+     *     afterwards, busy with {@link #UPGRADE} when it holds a read hold of a read-mode lock, else
+     *     busy with the lock's remaining time to live in milliseconds (-1: no expiry)
      */
-    static CompletableFuture<Long> run(RedisCommands redis, String name, String ownerField, long leaseMillis,
+    static CompletableFuture<AcquireOutcome> run(RedisCommands redis, String name, String ownerField, long leaseMillis,
             int targetCount) {
-        return redis.evalsha(SCRIPT, Replies.NULL_OR_LONG, List.of(name, RwKeys.timeoutPrefix(name, ownerField)),
+        return redis.evalsha(SCRIPT, AcquireOutcome.REPLY, List.of(name, RwKeys.timeoutPrefix(name, ownerField)),
                 leaseMillis, RwKeys.writeField(ownerField), ownerField, (long) targetCount);
     }
 }

@@ -1,0 +1,65 @@
+package io.hasp.internal.lock;
+
+import io.hasp.Reply;
+
+/**
+ * What a kind's release answered for the owner's hold. Each kind's unlock script numbers its answers its
+ * own way; {@link #reply} turns them into these outcomes as the reply is decoded.
+ */
+public enum ReleaseOutcome {
+
+    /** The owner did not hold the lock: never held, or a hold that ended before this release. */
+    NOT_HELD,
+
+    /** The owner still holds the lock, with one hold fewer. */
+    STILL_HELD,
+
+    /** The owner's last hold ended; other holds keep the lock (other readers, or the owner's own read holds). */
+    ENDED,
+
+    /** The owner's last hold ended and the lock was freed (its waiters told). */
+    FREED,
+
+    /** The owner's last hold ended and the lock went straight to the successor named in the call. */
+    HANDED_OVER;
+
+    /**
+     * Returns whether the owner's hold ended (it no longer holds the lock).
+     *
+     * @return true for {@link #ENDED}, {@link #FREED} and {@link #HANDED_OVER}
+     */
+    public boolean holdEnded() {
+        return this == ENDED || this == FREED || this == HANDED_OVER;
+    }
+
+    /**
+     * The reply of an unlock script that answers nil (not held), 0 (still held), 1 or 2.
+     *
+     * @param name the reply's name, for errors
+     * @param one what the script's 1 means
+     * @param two what the script's 2 means
+     * @return the reply decoder; any other answer fails the command
+     */
+    public static Reply<ReleaseOutcome> reply(String name, ReleaseOutcome one, ReleaseOutcome two) {
+        return new Reply<>(name) {
+            @Override
+            public ReleaseOutcome integer(long value) {
+                if (value == 0) {
+                    return STILL_HELD;
+                }
+                if (value == 1) {
+                    return one;
+                }
+                if (value == 2) {
+                    return two;
+                }
+                throw unexpected("integer " + value);
+            }
+
+            @Override
+            public ReleaseOutcome nullValue() {
+                return NOT_HELD;
+            }
+        };
+    }
+}

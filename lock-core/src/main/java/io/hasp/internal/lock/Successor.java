@@ -1,0 +1,31 @@
+package io.hasp.internal.lock;
+
+import io.hasp.lock.LockOwner;
+
+/**
+ * A parked waiter as the wait queue and a release of this client see it: which hold it waits for, and
+ * how it learns the end of a hand-over a release tried for it ({@link HandOver}). {@link Acquisition} is
+ * the one implementation; the queue ({@link WaitChannel}, {@link Wake}) knows nothing more of it.
+ */
+interface Successor {
+
+    /** The kind of lock it waits for. */
+    LockKind kind();
+
+    /** The name of the lock it waits for. */
+    String name();
+
+    /** The owner it acquires for. */
+    LockOwner owner();
+
+    /** The lease a hold handed to it gets, in milliseconds. */
+    long leaseMillis();
+
+    /**
+     * A release of this client that claimed it reports how the hand-over ended: {@code handedOver} when
+     * the lock went to it in the release script sent (first) at {@code sentNanos}; otherwise
+     * {@code error} when that is unknown (the release could not be confirmed), or neither when the
+     * release did not hand over (then it looks again).
+     */
+    void handOverEnded(boolean handedOver, Throwable error, long sentNanos);
+}
