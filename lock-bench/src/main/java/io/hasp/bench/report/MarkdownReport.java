@@ -183,12 +183,25 @@ public final class MarkdownReport {
         return iterations.getN() == 0 ? Double.NaN : iterations.getPercentile(50);
     }
 
+    /**
+     * Returns a secondary result's value: the mean of the values it was reported with. Not JMH's score,
+     * which spreads a value reported once per fork over all of the fork's iterations: the wait profiler
+     * reports its percentiles once, after the last measured iteration, and the score divided them by the
+     * number of iterations.
+     *
+     * @param result a result, or null
+     * @param label the secondary result's label, e.g. {@code wait.p50}
+     * @return its value, or NaN when it is missing
+     */
     static double secondary(RunResult result, String label) {
         if (result == null) {
             return Double.NaN;
         }
         Result<?> secondary = result.getSecondaryResults().get(label);
-        return secondary == null ? Double.NaN : secondary.getScore();
+        if (secondary == null || secondary.getStatistics().getN() == 0) {
+            return Double.NaN;
+        }
+        return secondary.getStatistics().getMean();
     }
 
     private static String bytes(RunResult result) {
