@@ -51,7 +51,7 @@ final class MariaDbServer implements PeerServer {
             process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             String admin = "jdbc:mariadb://127.0.0.1:" + port + "/?user=root";
-            PostgresServer.awaitConnection(process, admin, log);
+            ServerFiles.awaitConnection(process, admin, log);
             try (Connection connection = DriverManager.getConnection(admin);
                     Statement statement = connection.createStatement()) {
                 statement.execute("CREATE DATABASE IF NOT EXISTS bench");

@@ -9,6 +9,7 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -55,11 +56,11 @@ public final class PeerServers implements AutoCloseable {
         return servers;
     }
 
-    private static java.util.Optional<Peer> peerOf(Measurement m) {
+    private static Optional<Peer> peerOf(Measurement m) {
         if (!m.benchmark().getPackageName().equals(Peer.class.getPackageName())) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(Peer.ofMethod(m.method()));
+        return Optional.of(Peer.ofMethod(m.method()));
     }
 
     /**

@@ -11,9 +11,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HexFormat;
@@ -61,7 +58,7 @@ final class PostgresServer implements PeerServer {
                     "-c", "max_connections=200")))
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             String url = "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
-            awaitConnection(process, url, log);
+            ServerFiles.awaitConnection(process, url, log);
             return new PostgresServer(process, data, url);
         } catch (IOException | Unavailable | RuntimeException e) {
             if (process != null) {
@@ -70,30 +67,6 @@ final class PostgresServer implements PeerServer {
             ServerFiles.delete(data);
             throw e instanceof Unavailable u ? u : new Unavailable("PostgreSQL did not start: " + e.getMessage(), e);
         }
-    }
-
-    /** Waits up to a minute for the server to accept a JDBC connection. */
-    static void awaitConnection(Process process, String url, Path log) throws Unavailable {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        SQLException last = null;
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new Unavailable("the server exited with code " + process.exitValue() + ": " + ServerFiles.tail(log));
-            }
-            try (Connection ignored = DriverManager.getConnection(url)) {
-                return;
-            } catch (SQLException e) {
-                last = e;
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new Unavailable("interrupted while the server started", e);
-            }
-        }
-        throw new Unavailable("the server accepted no connection within a minute (" + (last == null ? "" : last.getMessage())
-                + "): " + ServerFiles.tail(log));
     }
 
     /** Returns the folder holding {@code initdb} and {@code postgres}. */

@@ -5,10 +5,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -111,7 +115,7 @@ final class ServerFiles {
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-            if (!process.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)) {
+            if (!process.waitFor(2, TimeUnit.MINUTES)) {
                 process.destroyForcibly();
                 throw new PeerServer.Unavailable(what + " did not finish within 2 minutes; see " + log);
             }
@@ -128,6 +132,34 @@ final class ServerFiles {
     }
 
     /**
+     * Waits up to a minute for a server just started to accept a JDBC connection, polling every 100 ms.
+     *
+     * @throws PeerServer.Unavailable when it exits or accepts none in time
+     */
+    static void awaitConnection(Process process, String url, Path log) throws PeerServer.Unavailable {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        SQLException last = null;
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new PeerServer.Unavailable("the server exited with code " + process.exitValue() + ": " + ServerFiles.tail(log));
+            }
+            try (Connection ignored = DriverManager.getConnection(url)) {
+                return;
+            } catch (SQLException e) {
+                last = e;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new PeerServer.Unavailable("interrupted while the server started", e);
+            }
+        }
+        throw new PeerServer.Unavailable("the server accepted no connection within a minute (" + (last == null ? "" : last.getMessage())
+                + "): " + ServerFiles.tail(log));
+    }
+
+    /**
      * Stops a server process: SIGTERM, then a kill after 30 s.
      *
      * @param process the server
@@ -135,8 +167,8 @@ final class ServerFiles {
     static void stop(Process process) {
         process.destroy();
         try {
-            if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
             process.destroyForcibly();

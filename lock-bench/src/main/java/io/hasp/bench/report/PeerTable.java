@@ -5,10 +5,12 @@ import io.hasp.bench.PeerRow;
 import io.hasp.bench.fleet.FleetDriver;
 import io.hasp.bench.fleet.FleetRuns;
 import io.hasp.bench.peer.Peer;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.util.Statistics;
 
 /**
  * The Markdown table of hasp against the locks users pick instead: one column per {@link Peer}, each cell
@@ -130,7 +132,7 @@ public final class PeerTable {
         if (result == null || result.getPrimaryResult().getStatistics().getN() == 0) {
             return;
         }
-        var statistics = result.getPrimaryResult().getStatistics();
+        Statistics statistics = result.getPrimaryResult().getStatistics();
         separate(line).append(label).append(' ').append(MarkdownReport.number(statistics.getMin())).append('–')
                 .append(MarkdownReport.number(statistics.getMax()));
     }
@@ -160,7 +162,7 @@ public final class PeerTable {
     /** One line; {@code lowerIsBetter} null when neither direction is better (no advantage shown). */
     private void line(StringBuilder md, String title, String threads, double hasp, Figure figure,
             Boolean lowerIsBetter) {
-        if (Double.isNaN(hasp) && java.util.Arrays.stream(Peer.values()).allMatch(p -> Double.isNaN(figure.of(p)))) {
+        if (Double.isNaN(hasp) && Arrays.stream(Peer.values()).allMatch(p -> Double.isNaN(figure.of(p)))) {
             return;   // not measured in this run (--only)
         }
         md.append("| ").append(title).append(" | ").append(threads).append(" | ").append(MarkdownReport.number(hasp))

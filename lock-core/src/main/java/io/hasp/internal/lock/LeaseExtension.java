@@ -1,12 +1,10 @@
 package io.hasp.internal.lock;
 
-import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
 /**
@@ -53,13 +51,8 @@ final class LeaseExtension extends CompletableFuture<Boolean> implements BiConsu
     public void accept(String outcome, Throwable error) {
         if (error != null) {
             Throwable cause = Futures.unwrap(error);
-            if (LockFutures.retryable(cause) && context.nanoTime() - retryUntilNanos < 0) {
-                try {
-                    context.schedule(this::send, Backoff.COMMAND_RETRY.delayNanos(failedSends++), TimeUnit.NANOSECONDS);
-                    return;
-                } catch (RuntimeException timerStopped) {
-                    cause.addSuppressed(timerStopped);
-                }
+            if (context.resendLater(this::send, cause, failedSends++, retryUntilNanos)) {
+                return;
             }
             completeExceptionally(cause);
             return;

@@ -1,6 +1,7 @@
 package io.hasp.internal.lock;
 
 import io.hasp.RedisCommands;
+import io.hasp.internal.Backoff;
 import io.hasp.internal.cluster.ClusterCommands;
 import io.hasp.internal.pubsub.PubSub;
 import io.hasp.lock.LockOwner;
@@ -92,6 +93,26 @@ final class LockContext {
     /** A new unlock request id of lock {@code name} of {@code kind}: the key its latch is stored under. */
     String unlockLatch(LockKind kind, String name) {
         return kind.unlockLatchPrefix(name) + requestPrefix + requests.incrementAndGet();
+    }
+
+    /**
+     * Schedules {@code send} again after a failure, with {@link Backoff#COMMAND_RETRY}'s pause for its
+     * {@code failedSends}-th retry, when the failure is retryable and the budget ending at
+     * {@code retryUntilNanos} is not spent. A stopped timer is recorded on {@code cause}.
+     *
+     * @return true when the send was scheduled; false when the caller must give up with {@code cause}
+     */
+    boolean resendLater(Runnable send, Throwable cause, int failedSends, long retryUntilNanos) {
+        if (!LockFutures.retryable(cause) || nanoTime() - retryUntilNanos >= 0) {
+            return false;
+        }
+        try {
+            schedule(send, Backoff.COMMAND_RETRY.delayNanos(failedSends), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (RuntimeException timerStopped) {
+            cause.addSuppressed(timerStopped);
+            return false;
+        }
     }
 
     /** Sends the kind's acquire script; a call that could not be sent fails the future. */

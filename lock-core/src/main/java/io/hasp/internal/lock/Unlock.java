@@ -1,12 +1,10 @@
 package io.hasp.internal.lock;
 
-import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.HoldLostException;
 import io.hasp.lock.LockOwner;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
 /**
@@ -127,13 +125,8 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
     }
 
     private void onError(Throwable cause) {
-        if (LockFutures.retryable(cause) && context.nanoTime() - retryUntilNanos < 0) {
-            try {
-                context.schedule(this::send, Backoff.COMMAND_RETRY.delayNanos(failedSends++), TimeUnit.NANOSECONDS);
-                return;
-            } catch (RuntimeException timerStopped) {
-                cause.addSuppressed(timerStopped);
-            }
+        if (context.resendLater(this::send, cause, failedSends++, retryUntilNanos)) {
+            return;
         }
         if (hold != null) {
             hold.endClosing(0);
