@@ -16,6 +16,7 @@ import io.hasp.internal.lock.LockService;
 import io.hasp.internal.pool.ConnectionPool;
 import io.hasp.internal.pubsub.DefaultPubSub;
 import io.hasp.internal.pubsub.PubSub;
+import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
 import io.netty.channel.EventLoop;
 import io.netty.util.HashedWheelTimer;
@@ -153,7 +154,7 @@ public final class HaspClient implements AutoCloseable {
         if (config == null) {
             throw new IllegalArgumentException("config: null (expected: a HaspConfig)");
         }
-        io.hasp.internal.Await.checkBlockingAllowed("HaspClient.create");
+        Futures.checkBlockingAllowed("HaspClient.create");
         if (config.socketPath() != null && !(config.nativeTransport() && Transport.nativeAvailable())) {
             throw new IllegalArgumentException("socket " + config.socketPath() + ": Unix domain sockets (redis-socket://)"
                     + " need Netty's native epoll transport, which " + (config.nativeTransport()
@@ -243,6 +244,20 @@ public final class HaspClient implements AutoCloseable {
     }
 
     /**
+     * The fenced lock named {@code name}: the reentrant lock (same hash, so it excludes a plain lock
+     * of the same name), and every acquisition returns a fencing token, strictly greater than every
+     * token issued before for this name, from the counter Redisson's {@code RFencedLock} uses. The
+     * resource the lock protects checks the token and refuses a stale holder.
+     *
+     * @param name the lock's Redis key
+     * @return the lock
+     * @throws IllegalArgumentException when {@code name} is null or empty
+     */
+    public FencedLock getFencedLock(String name) {
+        return locks.fencedLock(name);
+    }
+
+    /**
      * Number of holds this client currently tracks, of every kind of lock (reentrant, read,
      * write), with the watchdog or a lease time; for monitoring.
      */
@@ -293,10 +308,15 @@ public final class HaspClient implements AutoCloseable {
         }
         transport.group().shutdownGracefully(0, 2, TimeUnit.SECONDS);
         if (onClientThread) {
-            transport.group().terminationFuture().addListener(f -> timer.stop());
+            transport.group().terminationFuture().addListener(f -> {
+                timer.stop();
+                locks.endStranded();
+            });
             return;
         }
         timer.stop();
+        // The timer dropped what it had scheduled (parks, retries, deadlines): end what waited on it.
+        locks.endStranded();
         try {
             transport.group().terminationFuture().await(5, TimeUnit.SECONDS);
             if (!ioThreads.join(5, TimeUnit.SECONDS) || !timerThreads.join(5, TimeUnit.SECONDS)) {

@@ -14,7 +14,7 @@ import java.util.List;
  */
 public final class Replies {
 
-    /** An integer as a {@code Long}, or {@code null} for a nil reply (e.g. the lock scripts' results). */
+    /** An integer as a {@code Long}, or {@code null} for a nil reply (e.g. a script that answers nil or a number). */
     public static final Reply<Long> NULL_OR_LONG = new Reply<>("NULL_OR_LONG") {
         @Override public Long integer(long value) { return value; }
         @Override public Long nullValue() { return null; }

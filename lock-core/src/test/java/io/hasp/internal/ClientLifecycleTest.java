@@ -10,6 +10,8 @@ import io.hasp.HaspConfig;
 import io.hasp.RedisClosedException;
 import io.hasp.RedisConnectionException;
 import io.hasp.Replies;
+import io.hasp.lock.HaspLock;
+import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
 import java.time.Duration;
@@ -58,6 +60,47 @@ class ClientLifecycleTest {
     }
 
     @Test
+    void closeEndsEveryLockCallStillWaitingWithAClosedError(RedisServer redis) throws Exception {
+        try (HaspClient holder = HaspClient.create(redis.uri())) {
+            holder.getLock("close-while-waiting").lock(60, TimeUnit.SECONDS);
+            HaspClient client = HaspClient.create(redis.uri());
+            HaspLock lock = client.getLock("close-while-waiting");
+            CompletableFuture<Void> locking = lock.lockAsync(lock.owner(1));
+            CompletableFuture<Boolean> trying = lock.tryLockAsync(Duration.ofMinutes(5), lock.owner(2));
+            CompletableFuture<Throwable> blocked = new CompletableFuture<>();
+            Thread caller = new Thread(() -> {
+                try {
+                    lock.lock();
+                    blocked.complete(null);
+                } catch (Throwable t) {
+                    blocked.complete(t);
+                }
+            }, "blocked-in-lock");
+            caller.start();
+            try {
+                assertTrue(Conditions.await(Duration.ofSeconds(10), () -> caller.getState() == Thread.State.WAITING),
+                        "the caller waits for the holder");
+                assertFalse(locking.isDone());
+                client.close();
+                assertInstanceOf(RedisClosedException.class, blocked.get(10, TimeUnit.SECONDS),
+                        "lock() ends instead of waiting for a client that is gone");
+                ExecutionException asyncEnd = assertThrows(ExecutionException.class,
+                        () -> locking.get(10, TimeUnit.SECONDS));
+                assertInstanceOf(RedisClosedException.class, asyncEnd.getCause());
+                ExecutionException tryEnd = assertThrows(ExecutionException.class,
+                        () -> trying.get(10, TimeUnit.SECONDS));
+                assertInstanceOf(RedisClosedException.class, tryEnd.getCause());
+            } finally {
+                client.close();
+                caller.interrupt();
+                caller.join(TimeUnit.SECONDS.toMillis(10));
+            }
+            assertFalse(caller.isAlive());
+            holder.getLock("close-while-waiting").unlock();
+        }
+    }
+
+    @Test
     void anUnreachableServerFailsCreateWithAConnectionException() {
         Set<Thread> before = threadsNow();
         HaspConfig config = HaspConfig.builder().host("127.0.0.1").port(1).connectTimeout(Duration.ofSeconds(2)).build();
@@ -73,7 +116,7 @@ class ClientLifecycleTest {
             CompletableFuture<Throwable> failure = client.commands().execute(Replies.VOID, "BLPOP", "never", "0.2")
                     .handle((nil, ignored) -> {
                         try {
-                            Await.await(client.commands().ping());
+                            Futures.await(client.commands().ping());
                             return null;
                         } catch (Throwable t) {
                             return t;
@@ -82,7 +125,7 @@ class ClientLifecycleTest {
             Throwable t = failure.get(10, TimeUnit.SECONDS);
             IllegalStateException e = assertInstanceOf(IllegalStateException.class, t);
             assertTrue(e.getMessage().contains("hasp-io-"), e.getMessage());
-            assertEquals("PONG", Await.await(client.commands().ping()));
+            assertEquals("PONG", Futures.await(client.commands().ping()));
         }
     }
 

@@ -12,6 +12,8 @@ import io.hasp.RedisException;
 import io.hasp.RedisTimeoutException;
 import io.hasp.Replies;
 import io.hasp.internal.pubsub.MessageListener;
+import io.hasp.testing.Conditions;
+import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
 import io.hasp.testing.TcpProxy;
@@ -79,8 +81,16 @@ class ConnectionFaultsIT {
             // commands and cutting takes on a loaded machine: the commands are still in flight at the cut.
             proxy.delay(Duration.ofSeconds(3));
             List<CompletableFuture<String>> inFlight = new ArrayList<>();
-            for (int i = 0; i < 1000; i++) {
-                inFlight.add(client.commands().execute(Replies.STRING, "ECHO", "e" + i));
+            try (RedisProbe probe = RedisProbe.connect(redis.port())) {
+                long echoedBefore = probe.commandCalls("echo");
+                for (int i = 0; i < 1000; i++) {
+                    inFlight.add(client.commands().execute(Replies.STRING, "ECHO", "e" + i));
+                }
+                // Cut only once the server has run some of them: their replies are then held in the
+                // proxy, so the cut is sure to hit commands in flight (a cut before the first write
+                // could leave them all to the reconnected link).
+                assertTrue(Conditions.await(Duration.ofSeconds(20), () -> probe.commandCalls("echo") > echoedBefore),
+                        "the server ran some of the commands");
             }
             proxy.cutAll();
             int replied = 0;

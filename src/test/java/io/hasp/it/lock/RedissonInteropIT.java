@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.it.RedissonRelease;
+import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.redisson.Redisson;
+import org.redisson.api.RFencedLock;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
@@ -178,6 +181,47 @@ class RedissonInteropIT {
         }
         assertEquals(Long.toString(4L * perThread), hasp.commands().get(counter).join());
         assertFalse(hasp.getLock(name).isLocked());
+    }
+
+    @Test
+    void haspAndRedissonFencedLocksIssueTokensFromOneSequence() throws Exception {
+        FencedLock ours = hasp.getFencedLock(name);
+        long first = ours.lockAndGetToken();
+        ours.unlock();
+        RFencedLock theirs = redisson.getFencedLock(name);
+        long second = onOtherThread(() -> {
+            Long token = theirs.lockAndGetToken();
+            theirs.unlock();
+            return token;
+        });
+        assertEquals(first + 1, second, "Redisson's acquisition took the next token of hasp's sequence");
+        long third = ours.lockAndGetToken();
+        assertEquals(second + 1, third);
+        assertEquals(third, onOtherThread(theirs::getToken).longValue(), "Redisson reads the token hasp took");
+        ours.unlock();
+    }
+
+    @Test
+    void fencedHoldsExcludeEachOtherAndARedissonUnlockWakesAHaspWaiter() throws Exception {
+        RFencedLock theirs = redisson.getFencedLock(name);
+        ExecutorService redissonThread = Executors.newSingleThreadExecutor();
+        try {
+            long held = redissonThread.submit(() -> theirs.lockAndGetToken(60, TimeUnit.SECONDS))
+                    .get(60, TimeUnit.SECONDS);
+            FencedLock ours = hasp.getFencedLock(name);
+            assertEquals(OptionalLong.empty(), ours.tryLockAndGetToken());
+            CompletableFuture<Long> waiting = ours.lockAndGetTokenAsync(ours.owner(7));
+            assertFalse(waiting.isDone());
+            redissonThread.submit(() -> theirs.unlock()).get(60, TimeUnit.SECONDS);
+            long token = waiting.get(20, TimeUnit.SECONDS);
+            assertEquals(held + 1, token, "woken by Redisson's unlock message (its watchdog would have kept the lock)");
+            Long refused = redissonThread.submit(() -> theirs.tryLockAndGetToken(50, 10_000, TimeUnit.MILLISECONDS))
+                    .get(60, TimeUnit.SECONDS);
+            assertEquals(null, refused, "Redisson cannot take hasp's fenced hold");
+            ours.unlockAsync(ours.owner(7)).get(20, TimeUnit.SECONDS);
+        } finally {
+            redissonThread.shutdownNow();
+        }
     }
 
     /** Adds one to {@code counter} {@code times} times, each read and write between {@code lock} and {@code unlock}. */

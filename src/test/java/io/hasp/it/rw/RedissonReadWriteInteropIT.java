@@ -27,7 +27,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RReadWriteLock;
+import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
 /**
@@ -167,7 +169,11 @@ class RedissonReadWriteInteropIT {
     @Test
     void haspWriteUnlockWakesRedissonReaders() {
         LockOwner writer = lock.writeLock().owner(1);
-        assertTrue(get(lock.writeLock().tryLockAsync(writer)));   // the watchdog: a 30 s lease
+        assertTrue(get(lock.writeLock().tryLockAsync(0, 5, TimeUnit.SECONDS, writer)));   // a 5 s lease
+        // The wake-up hasp owes the readers: "1" (everyone look) on the read/write lock's channel.
+        RTopic channel = redisson.getTopic("redisson_rwlock:{" + lock.getName() + "}", StringCodec.INSTANCE);
+        CompletableFuture<String> published = new CompletableFuture<>();
+        int listener = channel.addListener(String.class, (topic, message) -> published.complete(message));
         long scriptsBefore = scriptCalls();
         CompletableFuture<Void> r1 = peer.readLock().lockAsync(61).toCompletableFuture();
         CompletableFuture<Void> r2 = peer.readLock().lockAsync(62).toCompletableFuture();
@@ -179,7 +185,11 @@ class RedissonReadWriteInteropIT {
                 () -> scriptCalls() - scriptsBefore >= 4);
         assertFalse(r1.isDone() || r2.isDone());
         get(lock.writeLock().unlockAsync(writer));
-        get(CompletableFuture.allOf(r1, r2).orTimeout(10, TimeUnit.SECONDS));
+        assertEquals("1", get(published), "the write unlock told every waiting reader to look");
+        channel.removeListener(listener);
+        // Woken by that message, at once as a rule. If it slipped through the Redisson race above, a
+        // reader wakes when the writer's lease would have ended (5 s): the bound covers both.
+        get(CompletableFuture.allOf(r1, r2).orTimeout(20, TimeUnit.SECONDS));
         peerGet(peer.readLock().unlockAsync(61));
         peerGet(peer.readLock().unlockAsync(62));
         assertFalse(lock.isLocked());

@@ -1,13 +1,13 @@
 package io.hasp.internal.lock;
 
+import io.hasp.RedisClosedException;
 import io.hasp.RedisException;
 import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
+import io.hasp.internal.ParkingFuture;
 import io.hasp.lock.LockOwner;
 import io.netty.util.Timeout;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -15,25 +15,47 @@ import java.util.concurrent.TimeUnit;
  * waiters and its result. It runs entirely on callbacks (replies, unlock messages, the timer):
  * waiting costs no thread.
  *
- * <p>The algorithm: send the acquire script; on "held by another (ttl)" join the lock's wait
- * channel and, once subscribed, try again (so no unlock between the failed try and the
- * subscription goes unnoticed); then park until an unlock message, a local hand-off or
- * min(ttl, time left) passes, and try again. When this client already has a confirmed
- * subscription for the lock, the acquisition joins it before its first try and parks right after
- * a failed one. A parked acquisition may also be handed the lock by an unlock of this client
- * ({@link HandOver}, {@link #handOverEnded}), which then needs no acquire script at all; right
- * after this client freed the lock for everyone, a new acquisition first parks for a short window
- * so that other clients' waiters get their turn ({@link WaitChannel}). Connection errors and
- * timeouts are retried with backoff within the deadline, re-sending the same target hold count so
+ * <p>The algorithm, as the {@link Step}s it moves through: {@code SENDING} the acquire script; on
+ * "held by another (ttl)", {@code JOINING} the lock's wait channel and, once subscribed, sending
+ * again (so no unlock between the failed try and the subscription goes unnoticed); then
+ * {@code PARKED} until an unlock message, a local hand-off or min(ttl, time left) passes, and
+ * sending again. When this client already has a confirmed subscription for the lock, the
+ * acquisition joins it before its first try and parks right after a failed one. A parked
+ * acquisition may also be handed the lock by an unlock of this client ({@link HandOver},
+ * {@link #handOverEnded}), which then needs no acquire script at all; right after this client
+ * freed the lock for everyone, a new acquisition first parks for a short window so that other
+ * clients' waiters get their turn ({@link WaitChannel}). Connection errors and timeouts are
+ * {@code BACKING_OFF} and retried within the deadline, re-sending the same target hold count so
  * that a retried acquire whose first reply was lost does not count the hold twice. A failure that
  * the kind reports as its answer (an exception that is not a Redis one) ends the attempt at once.
  *
  * <p>The result future completes with {@code true} (acquired), {@code false} (deadline passed)
- * or an exception; it completes on an event-loop or timer thread. When the caller completes or
- * cancels it first (deadline, interrupt, cancel) while an acquire lands, the acquired hold is
- * given back, and an acquire with an unknown outcome is rolled back.
+ * or an exception; it completes on an event-loop or timer thread. Completing it ends the
+ * acquisition from whatever step it is in. When the caller completes or cancels it first
+ * (deadline, interrupt, cancel) while an acquire lands, the acquired hold is given back, and an
+ * acquire with an unknown outcome is rolled back.
+ *
+ * <p>This file is over 300 lines on purpose: it is one state machine, and its steps read top to
+ * bottom in the order an acquisition takes them.
  */
-final class Acquisition implements Successor {
+final class Acquisition implements Successor, Stranded {
+
+    /**
+     * Where an acquisition stands until its result completes. One step at a time: each step ends in
+     * exactly one callback (a reply, a subscription, a wake or a timer), which chooses the next.
+     */
+    enum Step {
+        /** Created, or reading an answer to choose the next step. */
+        DECIDING,
+        /** An acquire script is on its way: only its reply tells whether the lock was taken. */
+        SENDING,
+        /** Subscribing to the lock's unlock channel; the next send follows the subscription. */
+        JOINING,
+        /** Parked on the unlock channel until a message, a local hand-off, a hand-over or its timer. */
+        PARKED,
+        /** Waiting out the backoff after a send that failed on the link or timed out. */
+        BACKING_OFF
+    }
 
     /** How long to wait for a holder that set no expiry before looking again. */
     private static final long NO_TTL_POLL_MILLIS = 1_000;
@@ -50,15 +72,14 @@ final class Acquisition implements Successor {
     private final long deadlineNanos;
     private final Result result = new Result();
     /** The lock-shaped view of {@link #result}, when started by {@link #startLocking}; else null. */
-    private volatile Locked locked;
+    private volatile LockedFuture locked;
 
-    private WaitChannel channel;     // guarded by this
-    private boolean joining;         // guarded by this
-    private Wake wake;               // guarded by this
-    private Timeout deadlineTimer;   // guarded by this
-    private boolean inFlight;        // guarded by this
-    private int unknownTarget;       // guarded by this; 0: no acquire with unknown outcome
-    private int failedSends;         // guarded by this; since the last answer, for the retry backoff
+    private Step step = Step.DECIDING;  // guarded by this
+    private WaitChannel channel;        // guarded by this; joined (or being joined), until finished
+    private Wake wake;                  // guarded by this; the last park's
+    private Timeout deadlineTimer;      // guarded by this
+    private int unknownTarget;          // guarded by this; 0: no acquire with unknown outcome
+    private int failedSends;            // guarded by this; since the last answer, for the retry backoff
 
     /**
      * @param leaseMillis the lease, or -1 for the watchdog
@@ -83,7 +104,7 @@ final class Acquisition implements Successor {
      * the result without a dependent stage.
      */
     CompletableFuture<Void> startLocking() {
-        Locked view = new Locked(result);
+        LockedFuture view = new LockedFuture(result);
         locked = view;
         start();
         return view;
@@ -100,28 +121,21 @@ final class Acquisition implements Successor {
         }
         // When this client already waits on the lock, join its waiters before the first attempt
         // (no network call): a failed attempt can then park at once, with no second attempt.
-        WaitChannel ready = bounded && waitNanosZero() ? null : context.waiters.joinIfReady(channelName);
+        WaitChannel ready = bounded && remainingNanos() <= 0 ? null : context.waiters.joinIfReady(channelName);
         if (ready != null) {
-            synchronized (this) {
-                if (!result.isDone()) {
-                    channel = ready;
-                    ready = null;
-                }
-            }
-            if (ready != null) {
-                context.waiters.leave(ready);
+            if (!adopt(ready)) {
                 return result;
             }
-            long yieldNanos = channel().yielding(context.nanoTime());
+            long yieldNanos = ready.yielding(context.nanoTime());
             if (yieldNanos > 0) {
                 // This client just freed the lock for everyone: let other clients' waiters go first.
-                park(channel(), Math.max(1, TimeUnit.NANOSECONDS.toMillis(yieldNanos)));
+                park(ready, Math.max(1, TimeUnit.NANOSECONDS.toMillis(yieldNanos)));
                 return result;
             }
-            long holderLease = channel().localHoldLease(kind, name, owner);
+            long holderLease = ready.localHoldLease(kind, name, owner);
             if (holderLease > 0) {
                 // Another owner of this client holds it: its unlock hands over or wakes a waiter here.
-                park(channel(), holderLease);
+                park(ready, holderLease);
                 return result;
             }
         }
@@ -129,12 +143,9 @@ final class Acquisition implements Successor {
         return result;
     }
 
-    private boolean waitNanosZero() {
-        return remainingNanos() <= 0;
-    }
-
-    private synchronized WaitChannel channel() {
-        return channel;
+    /** The step it is in now (the result may have completed meanwhile), for tests and diagnostics. */
+    synchronized Step step() {
+        return step;
     }
 
     @Override
@@ -158,10 +169,199 @@ final class Acquisition implements Successor {
         return leaseMillis;
     }
 
+    private long remainingNanos() {
+        return deadlineNanos - context.nanoTime();
+    }
+
+    /** Step: {@code SENDING}. Sends the acquire script, unless the result completed. */
+    private void attempt() {
+        synchronized (this) {
+            if (result.isDone()) {
+                return;
+            }
+            step = Step.SENDING;
+        }
+        int target = context.holds.count(holdKey) + 1;
+        long sentNanos = context.nanoTime();
+        Futures.whenDone(context.acquire(kind, name, owner, leaseMillis, target),
+                (outcome, error) -> onReply(target, sentNanos, outcome, error));
+    }
+
+    private void onReply(int target, long sentNanos, AcquireOutcome outcome, Throwable error) {
+        synchronized (this) {
+            step = Step.DECIDING;
+            if (error == null) {
+                // An answer: whatever an earlier send whose reply was lost did is known now.
+                unknownTarget = 0;
+                failedSends = 0;
+            }
+        }
+        if (error != null) {
+            onError(target, Futures.unwrap(error));
+        } else if (outcome.acquired()) {
+            onAcquired(target, sentNanos, outcome.token());
+        } else {
+            onHeld(outcome.remainingMillis());
+        }
+    }
+
+    /** Records the hold ({@code token}: its fencing token, 0 for none) and completes the result. */
+    private void onAcquired(int target, long sentNanos, long token) {
+        synchronized (this) {
+            unknownTarget = 0;
+        }
+        Hold hold = context.holds.acquired(holdKey, owner, target, leaseMillis, watchdog, sentNanos);
+        if (token > 0) {
+            hold.token(token);
+        }
+        context.renewer.start();  // renews watchdog holds, and sweeps expired ones of the others
+        if (!result.complete(true)) {
+            // The caller gave up (deadline, cancel, interrupt) as this acquire landed: give it back.
+            context.release(kind, name, owner);
+        }
+    }
+
+    /**
+     * Step: {@code BACKING_OFF} when the error is retryable and time is left; else the result ends.
+     *
+     * @param target the hold count the failed acquire asked for (it may have taken effect), or 0
+     *     when nothing was sent (a subscription failed)
+     */
+    private void onError(int target, Throwable cause) {
+        if (!(cause instanceof RedisException)) {
+            // The kind's own answer (or a call that was never sent): the outcome is known.
+            result.completeExceptionally(cause);
+            return;
+        }
+        long delay;
+        synchronized (this) {
+            unknownTarget = target;
+            delay = Backoff.COMMAND_RETRY.delayNanos(failedSends++);
+        }
+        if (!Futures.retryable(cause)) {
+            result.completeExceptionally(cause);
+            rollbackIfUnknown();
+            return;
+        }
+        if (bounded) {
+            long left = remainingNanos();
+            if (TimeUnit.NANOSECONDS.toMillis(left) <= 0) {
+                result.complete(false);
+                rollbackIfUnknown();
+                return;
+            }
+            delay = Math.min(delay, left);
+        }
+        synchronized (this) {
+            if (result.isDone()) {
+                delay = -1;
+            } else {
+                step = Step.BACKING_OFF;
+            }
+        }
+        if (delay < 0) {
+            rollbackIfUnknown();
+            return;
+        }
+        if (stranded()) {
+            return;
+        }
+        context.schedule(this::attempt, delay, TimeUnit.NANOSECONDS);
+    }
+
+    /** The lock is held by another owner for {@code ttl} ms (-1: no expiry): join its waiters, or park. */
+    private void onHeld(long ttl) {
+        if (bounded && remainingNanos() <= 0) {
+            result.complete(false);
+            return;
+        }
+        WaitChannel ch;
+        synchronized (this) {
+            if (result.isDone()) {
+                return;
+            }
+            ch = channel;
+            if (ch == null) {
+                step = Step.JOINING;
+            }
+        }
+        if (ch == null) {
+            if (stranded()) {
+                return;
+            }
+            context.waiters.join(channelName).whenComplete(this::onJoined);
+            return;
+        }
+        park(ch, ttl);
+    }
+
+    private void onJoined(WaitChannel joined, Throwable error) {
+        if (error != null) {
+            synchronized (this) {
+                step = Step.DECIDING;
+            }
+            // Could not subscribe (connection trouble): look again after a backoff, never spin.
+            onError(0, Futures.unwrap(error));
+            return;
+        }
+        if (adopt(joined)) {
+            attempt();
+        }
+    }
+
+    /**
+     * Makes {@code joined} this acquisition's channel; when the result already completed, leaves it
+     * again instead and returns false.
+     */
+    private boolean adopt(WaitChannel joined) {
+        synchronized (this) {
+            if (!result.isDone()) {
+                channel = joined;
+                return true;
+            }
+        }
+        context.waiters.leave(joined);
+        return false;
+    }
+
+    /** Step: {@code PARKED} on {@code ch} for at most {@code ttl} ms, or at once {@code SENDING} on a permit. */
+    private void park(WaitChannel ch, long ttl) {
+        long waitMillis = ttl >= 0 ? Math.max(1, ttl) : NO_TTL_POLL_MILLIS;
+        if (bounded) {
+            waitMillis = Math.min(waitMillis, Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos())));
+        }
+        Wake w = new Wake(this::attempt, this);
+        synchronized (this) {
+            if (result.isDone()) {
+                return;
+            }
+            step = Step.PARKED;
+            wake = w;
+        }
+        if (stranded()) {
+            return;
+        }
+        if (!ch.parkUnlessPermit(w)) {
+            attempt();
+            return;
+        }
+        w.timeout(context.schedule(() -> {
+            if (w.claim()) {
+                ch.unpark(w);
+                w.run();
+            }
+        }, waitMillis, TimeUnit.MILLISECONDS));
+    }
+
+    /**
+     * A release of this client that claimed this parked acquisition ended: it holds the lock when
+     * {@code handedOver}; else it sends again, first marking a possible hand-over for rollback when
+     * the release's outcome is unknown ({@code error}).
+     */
     @Override
     public void handOverEnded(boolean handedOver, Throwable error, long sentNanos) {
         if (handedOver) {
-            onAcquired(1, sentNanos);
+            onAcquired(1, sentNanos, 0);  // kinds that issue tokens never hand over
             return;
         }
         if (error != null) {
@@ -177,160 +377,33 @@ final class Acquisition implements Successor {
         attempt();
     }
 
-    private long remainingNanos() {
-        return deadlineNanos - context.nanoTime();
+    /**
+     * Registers this acquisition as waiting for the timer or a message (see {@link Stranded}); when
+     * the client's timer has already stopped, ends it instead and returns true.
+     */
+    private boolean stranded() {
+        if (context.waiting(this)) {
+            return false;
+        }
+        result.completeExceptionally(new RedisClosedException("the hasp client is closed (" + this + ")"));
+        return true;
     }
 
-    private void attempt() {
-        if (result.isDone()) {
-            return;
-        }
-        int target = context.holds.count(holdKey) + 1;
-        long sentNanos = context.nanoTime();
-        synchronized (this) {
-            inFlight = true;
-        }
-        LockFutures.whenDone(context.acquire(kind, name, owner, leaseMillis, target),
-                (outcome, error) -> onReply(target, sentNanos, outcome, error));
+    /** Waiting when the client closed: nothing will wake it, so it fails with {@code closed}. */
+    @Override
+    public void clientClosed(RedisClosedException closed) {
+        result.completeExceptionally(closed);
     }
 
-    private void onReply(int target, long sentNanos, AcquireOutcome outcome, Throwable error) {
-        synchronized (this) {
-            inFlight = false;
-        }
-        if (error != null) {
-            onError(target, Futures.unwrap(error));
-        } else if (outcome.acquired()) {
-            onAcquired(target, sentNanos);
-        } else {
-            synchronized (this) {
-                unknownTarget = 0;
-                failedSends = 0;
-            }
-            onHeld(outcome.remainingMillis());
-        }
+    @Override
+    public String toString() {
+        return "acquisition of " + kind + " lock " + name + " for " + owner;
     }
 
-    private void onAcquired(int target, long sentNanos) {
-        synchronized (this) {
-            unknownTarget = 0;
-        }
-        context.holds.acquired(holdKey, owner, target, leaseMillis, watchdog, sentNanos);
-        context.renewer.start();  // renews watchdog holds, and sweeps expired ones of the others
-        if (!result.complete(true)) {
-            // The caller gave up (deadline, cancel, interrupt) as this acquire landed: give it back.
-            context.release(kind, name, owner);
-        }
-    }
-
-    private void onError(int target, Throwable cause) {
-        if (!(cause instanceof RedisException)) {
-            // The kind's own answer (or a call that was never sent): the outcome is known.
-            result.completeExceptionally(cause);
-            return;
-        }
-        if (!LockFutures.retryable(cause)) {
-            synchronized (this) {
-                unknownTarget = target;
-            }
-            result.completeExceptionally(cause);
-            rollbackIfUnknown();
-            return;
-        }
-        long delay;
-        synchronized (this) {
-            unknownTarget = target;
-            delay = Backoff.COMMAND_RETRY.delayNanos(failedSends++);
-        }
-        if (result.isDone()) {
-            rollbackIfUnknown();
-            return;
-        }
-        if (bounded) {
-            long left = remainingNanos();
-            if (TimeUnit.NANOSECONDS.toMillis(left) <= 0) {
-                result.complete(false);
-                rollbackIfUnknown();
-                return;
-            }
-            delay = Math.min(delay, left);
-        }
-        context.schedule(this::attempt, delay, TimeUnit.NANOSECONDS);
-    }
-
-    private void onHeld(long ttl) {
-        if (result.isDone()) {
-            return;
-        }
-        if (bounded && remainingNanos() <= 0) {
-            result.complete(false);
-            return;
-        }
-        WaitChannel ch;
-        synchronized (this) {
-            ch = channel;
-            if (ch == null) {
-                if (joining) {
-                    return;
-                }
-                joining = true;
-            }
-        }
-        if (ch == null) {
-            context.waiters.join(channelName).whenComplete(this::onJoined);
-            return;
-        }
-        park(ch, ttl);
-    }
-
-    private void onJoined(WaitChannel joined, Throwable error) {
-        if (error != null) {
-            synchronized (this) {
-                joining = false;
-            }
-            // Could not subscribe (connection trouble): look again after a backoff, never spin.
-            onError(0, Futures.unwrap(error));
-            return;
-        }
-        synchronized (this) {
-            joining = false;
-            if (!result.isDone()) {
-                channel = joined;
-                joined = null;
-            }
-        }
-        if (joined != null) {
-            context.waiters.leave(joined);
-            return;
-        }
-        attempt();
-    }
-
-    private void park(WaitChannel ch, long ttl) {
-        long waitMillis = ttl >= 0 ? Math.max(1, ttl) : NO_TTL_POLL_MILLIS;
-        if (bounded) {
-            waitMillis = Math.min(waitMillis, Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos())));
-        }
-        Wake w = new Wake(this::attempt, this);
-        synchronized (this) {
-            if (result.isDone()) {
-                return;
-            }
-            wake = w;
-        }
-        if (!ch.parkUnlessPermit(w)) {
-            attempt();
-            return;
-        }
-        w.timeout(context.schedule(() -> {
-            if (w.claim()) {
-                ch.unpark(w);
-                w.run();
-            }
-        }, waitMillis, TimeUnit.MILLISECONDS));
-    }
-
-    /** Runs once, when the result completed: releases the wait channel and the timers. */
+    /**
+     * Runs when the result completed, from whatever step: releases the wait channel and the timers.
+     * A cancel racing the completion may run it twice; the second run finds nothing left to release.
+     */
     private void finished() {
         WaitChannel ch;
         Wake w;
@@ -351,13 +424,18 @@ final class Acquisition implements Successor {
         if (ch != null) {
             context.waiters.leave(ch);
         }
+        context.resumed(this);
         rollbackIfUnknown();
     }
 
+    /**
+     * Once the result completed without the lock, rolls back an acquire whose outcome is unknown,
+     * unless one is still {@code SENDING} (its reply comes back here). Runs the rollback at most once.
+     */
     private void rollbackIfUnknown() {
         int target;
         synchronized (this) {
-            if (inFlight || unknownTarget == 0 || !result.isDone()) {
+            if (step == Step.SENDING || unknownTarget == 0 || !result.isDone()) {
                 return;
             }
             target = unknownTarget;
@@ -378,54 +456,13 @@ final class Acquisition implements Successor {
     private final class Result extends ParkingFuture<Boolean> {
 
         @Override
-        void onDone() {
+        protected void onDone() {
             finished();
-            Locked view = locked;
-            if (view != null) {
-                view.follow(this);
+            LockedFuture view = locked;
+            if (view != null && !view.follow(this)) {
+                // The caller ended lockAsync's future as this acquisition got the lock: give it back.
+                context.release(kind, name, owner);
             }
-        }
-    }
-
-    /** The future of {@code lockAsync}: null once the lock is held. */
-    private static final class Locked extends CompletableFuture<Void> {
-
-        private final Result acquisition;
-
-        Locked(Result acquisition) {
-            this.acquisition = acquisition;
-        }
-
-        /** Completes as {@code done}, the completed acquisition result, did. */
-        void follow(Result done) {
-            if (done.isCancelled()) {
-                super.cancel(false);
-                return;
-            }
-            try {
-                if (Boolean.TRUE.equals(done.getNow(null))) {
-                    complete(null);
-                } else {
-                    completeExceptionally(new IllegalStateException("the lock was not acquired"));
-                }
-            } catch (CompletionException e) {
-                completeExceptionally(e.getCause());
-            } catch (CancellationException e) {
-                super.cancel(false);
-            }
-        }
-
-        /** Cancels the acquisition too: a lock granted concurrently is given back. */
-        @Override
-        public boolean cancel(boolean mayInterruptIfRunning) {
-            boolean cancelled = super.cancel(mayInterruptIfRunning);
-            acquisition.cancel(false);
-            return cancelled;
-        }
-
-        @Override
-        public <U> CompletableFuture<U> newIncompleteFuture() {
-            return new CompletableFuture<>();
         }
     }
 }

@@ -32,6 +32,7 @@ final class Hold {
     private boolean closing;                          // guarded by this
     private CompletableFuture<Void> renewalInFlight;  // guarded by this
     private boolean ended;                            // guarded by this
+    private long token;                               // guarded by this; 0: none
 
     Hold(HoldRegistry.Key key, LockOwner owner) {
         this.kind = key.kind();
@@ -71,6 +72,16 @@ final class Hold {
         }
         ended = true;
         return true;
+    }
+
+    /** The fencing token the latest acquisition of this hold took ({@code token} > 0), for a fenced kind. */
+    synchronized void token(long token) {
+        this.token = token;
+    }
+
+    /** The latest acquisition's fencing token, or 0 when the kind issues none. */
+    synchronized long token() {
+        return token;
     }
 
     synchronized int count() {

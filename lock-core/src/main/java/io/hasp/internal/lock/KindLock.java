@@ -1,7 +1,8 @@
 package io.hasp.internal.lock;
 
 import io.hasp.RedisCommands;
-import io.hasp.internal.Await;
+import io.hasp.internal.Futures;
+import io.hasp.internal.ParkingFuture;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
@@ -19,6 +20,10 @@ import java.util.concurrent.locks.Condition;
  *
  * <p>The blocking methods wait on the async ones: one algorithm. Instances are cheap views and
  * thread-safe.
+ *
+ * <p>This file is over 300 lines because {@link HaspLock} is wide (blocking, async, {@code Duration}
+ * and {@code TimeUnit} forms of each call): each method is a few lines handing over to
+ * {@link LockService} or to its async twin, and the one blocking wait they share closes the file.
  */
 public class KindLock implements HaspLock {
 
@@ -356,7 +361,7 @@ public class KindLock implements HaspLock {
             }
             throw e;
         } catch (ExecutionException e) {
-            throw LockFutures.rethrowable(e.getCause());
+            throw Futures.rethrowable(e.getCause());
         }
     }
 
@@ -365,7 +370,7 @@ public class KindLock implements HaspLock {
      * sent, also when the reply could have arrived in time on another thread.
      */
     private void checkBlockingAllowed() {
-        Await.checkBlockingAllowed(operation());
+        Futures.checkBlockingAllowed(operation());
     }
 
     private String operation() {
@@ -380,6 +385,6 @@ public class KindLock implements HaspLock {
     }
 
     private <T> T join(CompletableFuture<T> future) {
-        return LockFutures.join(future, operation());
+        return Futures.join(future, operation());
     }
 }

@@ -1,5 +1,6 @@
 package io.hasp.internal.lock;
 
+import io.hasp.RedisClosedException;
 import io.hasp.internal.Futures;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
@@ -12,7 +13,7 @@ import java.util.function.BiConsumer;
  * until its budget runs out, and itself the future the caller gets. Re-sending is safe: the script
  * only resets the lease of a hold the owner still has, so every send answers the same question.
  */
-final class LeaseExtension extends CompletableFuture<Boolean> implements BiConsumer<String, Throwable> {
+final class LeaseExtension extends CompletableFuture<Boolean> implements BiConsumer<String, Throwable>, Stranded {
 
     private final LockContext context;
     private final LockKind kind;
@@ -44,14 +45,25 @@ final class LeaseExtension extends CompletableFuture<Boolean> implements BiConsu
             accept(null, e);
             return;
         }
-        LockFutures.whenDone(reply, this);
+        Futures.whenDone(reply, this);
+    }
+
+    /** Waiting for a re-send when the client closed: fails with {@code closed}. */
+    @Override
+    public void clientClosed(RedisClosedException closed) {
+        completeExceptionally(closed);
+    }
+
+    @Override
+    public String toString() {
+        return "lease extension of " + kind + " lock " + name + " by " + owner;
     }
 
     @Override
     public void accept(String outcome, Throwable error) {
         if (error != null) {
             Throwable cause = Futures.unwrap(error);
-            if (context.resendLater(this::send, cause, failedSends++, retryUntilNanos)) {
+            if (context.resendLater(this, this::send, cause, failedSends++, retryUntilNanos)) {
                 return;
             }
             completeExceptionally(cause);

@@ -1,13 +1,17 @@
 package io.hasp.internal.lock;
 
+import io.hasp.RedisClosedException;
 import io.hasp.RedisCommands;
 import io.hasp.internal.Backoff;
+import io.hasp.internal.Futures;
 import io.hasp.internal.cluster.ClusterCommands;
 import io.hasp.internal.pubsub.PubSub;
 import io.hasp.lock.LockOwner;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,6 +51,9 @@ final class LockContext {
     private final String requestPrefix =
             Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36) + ':';
     private final AtomicLong requests = new AtomicLong();
+    /** Operations waiting for the timer or a message: ended by {@link #endStranded} once the timer stopped. */
+    private final Set<Stranded> waiting = ConcurrentHashMap.newKeySet();
+    private volatile boolean timerStopped;
 
     LockContext(RedisCommands redis, PubSub pubSub, Timer timer, LongSupplier clock, long watchdogLeaseMillis,
             long commandTimeoutMillis) {
@@ -96,22 +103,66 @@ final class LockContext {
     }
 
     /**
-     * Schedules {@code send} again after a failure, with {@link Backoff#COMMAND_RETRY}'s pause for its
-     * {@code failedSends}-th retry, when the failure is retryable and the budget ending at
-     * {@code retryUntilNanos} is not spent. A stopped timer is recorded on {@code cause}.
+     * Schedules {@code send} of {@code operation} again after a failure, with
+     * {@link Backoff#COMMAND_RETRY}'s pause for its {@code failedSends}-th retry, when the failure is
+     * retryable and the budget ending at {@code retryUntilNanos} is not spent. Until the send runs,
+     * the operation counts as {@linkplain #waiting waiting}. A stopped timer is recorded on {@code cause}.
      *
      * @return true when the send was scheduled; false when the caller must give up with {@code cause}
      */
-    boolean resendLater(Runnable send, Throwable cause, int failedSends, long retryUntilNanos) {
-        if (!LockFutures.retryable(cause) || nanoTime() - retryUntilNanos >= 0) {
+    boolean resendLater(Stranded operation, Runnable send, Throwable cause, int failedSends, long retryUntilNanos) {
+        if (!Futures.retryable(cause) || nanoTime() - retryUntilNanos >= 0) {
+            return false;
+        }
+        if (!waiting(operation)) {
+            cause.addSuppressed(new RedisClosedException("the client closed before a retry"));
             return false;
         }
         try {
-            schedule(send, Backoff.COMMAND_RETRY.delayNanos(failedSends), TimeUnit.NANOSECONDS);
+            schedule(() -> {
+                resumed(operation);
+                send.run();
+            }, Backoff.COMMAND_RETRY.delayNanos(failedSends), TimeUnit.NANOSECONDS);
             return true;
         } catch (RuntimeException timerStopped) {
+            resumed(operation);
             cause.addSuppressed(timerStopped);
             return false;
+        }
+    }
+
+    /**
+     * Records that {@code operation} now waits for the timer or a message (again: idempotent).
+     *
+     * @return false when the client's timer has already stopped: nothing will wake it, so the
+     *     caller ends it now
+     */
+    boolean waiting(Stranded operation) {
+        waiting.add(operation);
+        if (timerStopped) {
+            waiting.remove(operation);
+            return false;
+        }
+        return true;
+    }
+
+    /** {@code operation} no longer waits (it runs again, or it ended). */
+    void resumed(Stranded operation) {
+        waiting.remove(operation);
+    }
+
+    /**
+     * Ends every operation still waiting for the timer or a message, with a
+     * {@link RedisClosedException}; called once the client's timer has stopped (its scheduled tasks
+     * will never run). Operations that start waiting afterwards end at once ({@link #waiting}).
+     */
+    void endStranded() {
+        timerStopped = true;
+        for (Stranded operation : waiting) {
+            if (waiting.remove(operation)) {
+                operation.clientClosed(new RedisClosedException("the hasp client was closed while this lock "
+                        + "operation waited (" + operation + ")"));
+            }
         }
     }
 

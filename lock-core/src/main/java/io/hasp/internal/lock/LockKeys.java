@@ -56,6 +56,11 @@ final class LockKeys {
         return derived(name).channel;
     }
 
+    /** The fenced lock's token counter: {@code redisson_lock_token:{<name>}}. */
+    static String tokenCounter(String name) {
+        return tagged("redisson_lock_token", name);
+    }
+
     /** The latch key that records the outcome of unlock request {@code requestId}. */
     static String unlockLatch(String name, String requestId) {
         return unlockLatchPrefix(name) + requestId;

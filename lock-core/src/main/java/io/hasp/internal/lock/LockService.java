@@ -2,11 +2,13 @@ package io.hasp.internal.lock;
 
 import io.hasp.RedisCommands;
 import io.hasp.internal.pubsub.PubSub;
+import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
 import io.netty.util.Timer;
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
@@ -26,7 +28,6 @@ public final class LockService implements AutoCloseable {
     private final long minLeaseMillis;
     private final LockContext context;
     private final ThreadLocal<LockOwner> threadOwners = new ThreadLocal<>();
-    private volatile boolean closed;
 
     /**
      * Creates the lock machinery of one client.
@@ -66,6 +67,16 @@ public final class LockService implements AutoCloseable {
      */
     public HaspLock lock(String name) {
         return new KindLock(this, ReentrantKind.INSTANCE, LockArguments.name("name", name));
+    }
+
+    /**
+     * The fenced lock named {@code name}: the reentrant lock's layout, plus a fencing token per
+     * acquisition from Redisson's {@code RFencedLock} counter.
+     *
+     * @throws IllegalArgumentException when {@code name} is null or empty
+     */
+    public FencedLock fencedLock(String name) {
+        return new FencedKindLock(this, LockArguments.name("name", name));
     }
 
     /** This client's id, the first half of every owner field. */
@@ -108,7 +119,6 @@ public final class LockService implements AutoCloseable {
      */
     @Override
     public void close() {
-        closed = true;
         context.renewer.close();
         context.latches.close();
         for (Hold hold : context.holds.all()) {
@@ -116,8 +126,29 @@ public final class LockService implements AutoCloseable {
         }
     }
 
-    boolean closed() {
-        return closed;
+    /**
+     * The fencing token of {@code owner}'s current hold on lock {@code name} of {@code kind}, as this
+     * client recorded it: empty when it does not hold it, or the kind issues no tokens.
+     */
+    OptionalLong token(LockKind kind, String name, LockOwner owner) {
+        Hold hold = context.holds.get(kind, name, owner);
+        long token = hold == null ? 0 : hold.token();
+        return token > 0 ? OptionalLong.of(token) : OptionalLong.empty();
+    }
+
+    /**
+     * Ends every lock operation still waiting for the timer or an unlock message (a blocked
+     * {@code lock()}, a pending {@code lockAsync}, an unlock waiting to be re-sent) with a
+     * {@link io.hasp.RedisClosedException}. Call once the client's timer has stopped: what it had
+     * scheduled will never run. Operations that would start waiting afterwards fail at once.
+     */
+    public void endStranded() {
+        context.endStranded();
+    }
+
+    /** What this client's lock operations share (for tests that drive one operation directly). */
+    LockContext context() {
+        return context;
     }
 
     /** The waiters of this client's locks (for tests). */

@@ -1,6 +1,8 @@
 package io.hasp.internal.lock;
 
 import io.hasp.internal.Futures;
+import io.hasp.RedisClosedException;
+import io.hasp.internal.ParkingFuture;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.HoldLostException;
 import io.hasp.lock.LockOwner;
@@ -24,7 +26,7 @@ import java.util.function.BiConsumer;
  * lost), or with the Redis error when the unlock could not be confirmed. Completes on an event-loop or
  * timer thread.
  */
-final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutcome, Throwable> {
+final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutcome, Throwable>, Stranded {
 
     private final LockContext context;
     private final LockKind kind;
@@ -84,7 +86,7 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        LockFutures.whenDone(reply, this);
+        Futures.whenDone(reply, this);
     }
 
     /**
@@ -124,8 +126,19 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         }
     }
 
+    /** Waiting for a re-send when the client closed: ends as a send that failed for good. */
+    @Override
+    public void clientClosed(RedisClosedException closed) {
+        onError(closed);
+    }
+
+    @Override
+    public String toString() {
+        return "unlock of " + kind + " lock " + name + " by " + owner;
+    }
+
     private void onError(Throwable cause) {
-        if (context.resendLater(this::send, cause, failedSends++, retryUntilNanos)) {
+        if (context.resendLater(this, this::send, cause, failedSends++, retryUntilNanos)) {
             return;
         }
         if (hold != null) {

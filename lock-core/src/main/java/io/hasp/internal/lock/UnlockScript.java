@@ -24,7 +24,7 @@ final class UnlockScript {
 
     /**
      * Releases one hold of {@code owner} on lock {@code name}, recording the outcome in {@code latch}
-     * ({@link LockKeys#unlockLatch}).
+     * (a key under the kind's {@link LockKind#unlockLatchPrefix}, made by {@code LockContext.unlockLatch}).
      *
      * @return a future of {@link ReleaseOutcome#NOT_HELD}, {@link ReleaseOutcome#STILL_HELD} or
      *     {@link ReleaseOutcome#FREED}

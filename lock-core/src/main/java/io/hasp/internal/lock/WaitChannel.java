@@ -31,6 +31,11 @@ import java.util.concurrent.CompletableFuture;
  * {@linkplain #yielding window} new local acquisitions wait for the unlock message like every
  * other client's waiters instead of taking the lock first. Thread-safe: the fields are guarded
  * by {@code this}; wake actions run outside the monitor.
+ *
+ * <p>This file is over 300 lines on purpose: the subscription's users, the parked waiters, the
+ * permits and the hand-over turns of one lock are decided under one monitor, because a wake, a
+ * hand-over's claim and the channel's close must never interleave. Split over several classes,
+ * those rules would guard each other's fields.
  */
 final class WaitChannel implements MessageListener {
 
@@ -120,8 +125,15 @@ final class WaitChannel implements MessageListener {
         return subscription;
     }
 
-    /** Parks {@code wake} unless a permit is available; false (permit consumed) means: retry now. */
+    /**
+     * Parks {@code wake} unless a permit is available; false (permit consumed) means: retry now. A
+     * wake already claimed (its acquisition ended as it was parking) is neither parked nor given a
+     * permit: the permit stays for a live waiter.
+     */
     synchronized boolean parkUnlessPermit(Wake wake) {
+        if (wake.claimed()) {
+            return true;
+        }
         if (permits > 0) {
             permits--;
             return false;

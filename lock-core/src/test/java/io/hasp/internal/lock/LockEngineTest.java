@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hasp.RedisClosedException;
 import io.hasp.RedisCommands;
 import io.hasp.RedisConnectionException;
 import io.hasp.RedisServerException;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -275,5 +277,111 @@ class LockEngineTest {
         assertEquals(0, here.waiters().channel(kind.channel(NAME)).waiters(), "no waiter left behind");
         elsewhere.release(kind, NAME, holder).join();
         assertEquals(0, here.heldLocks(), "the message after the interrupt acquires nothing");
+    }
+
+    @Test
+    void anAcquisitionMovesOneStepAtATimeAsItsCallbacksArrive() {
+        LockOwner holder = elsewhere.owner(1);
+        LockOwner waiter = here.owner(2);
+        assertTrue(elsewhere.tryAcquire(kind, NAME, holder, LEASE, 0).join());
+        kind.holdReplies();
+        pubSub.holdConfirmations();
+        Acquisition acquisition = new Acquisition(here.context(), kind, NAME, waiter, LEASE, 10_000_000_000L);
+        CompletableFuture<Boolean> result = acquisition.start();
+        assertEquals(Acquisition.Step.SENDING, acquisition.step(), "the first acquire is on its way");
+        kind.deliverHeldReplies();
+        assertEquals(Acquisition.Step.JOINING, acquisition.step(), "held: it subscribes before looking again");
+        kind.holdReplies();
+        pubSub.confirmHeld();
+        assertEquals(Acquisition.Step.SENDING, acquisition.step(), "subscribed: it looks again");
+        kind.deliverHeldReplies();
+        assertEquals(Acquisition.Step.PARKED, acquisition.step(), "still held: it parks");
+        assertFalse(result.isDone());
+        elsewhere.release(kind, NAME, holder).join();
+        assertTrue(result.join(), "the unlock message woke it and its next acquire took the lock");
+        assertEquals(1, kind.count(NAME, waiter));
+        assertEquals(List.of("acquire " + NAME, "acquire " + NAME, "release " + NAME, "acquire " + NAME),
+                kind.calls().subList(kind.calls().size() - 4, kind.calls().size()));
+    }
+
+    @Test
+    void anAcquireWhoseLinkFailedBacksOffThenSendsAgain() {
+        LockOwner owner = here.owner(1);
+        kind.failNext(1, new RedisConnectionException("link cut"));
+        Acquisition acquisition = new Acquisition(here.context(), kind, NAME, owner, LEASE, 10_000_000_000L);
+        CompletableFuture<Boolean> result = acquisition.start();
+        assertEquals(Acquisition.Step.BACKING_OFF, acquisition.step());
+        timer.advance(4, TimeUnit.MILLISECONDS);
+        assertFalse(result.isDone(), "the first retry waits 5 ms");
+        timer.advance(1, TimeUnit.MILLISECONDS);
+        assertTrue(result.join());
+        assertEquals(1, kind.count(NAME, owner), "two sends, one hold");
+    }
+
+    @Test
+    void anAcquisitionCancelledWhileParkedLeavesItsChannelAndIsNotWokenAgain() {
+        LockOwner holder = elsewhere.owner(1);
+        assertTrue(elsewhere.tryAcquire(kind, NAME, holder, LEASE, 0).join());
+        Acquisition acquisition = new Acquisition(here.context(), kind, NAME, here.owner(2), LEASE, -1);
+        CompletableFuture<Boolean> result = acquisition.start();
+        assertEquals(Acquisition.Step.PARKED, acquisition.step());
+        WaitChannel channel = here.waiters().channel(kind.channel(NAME));
+        assertEquals(1, channel.parked());
+        result.cancel(false);
+        assertEquals(0, channel.parked(), "its wake is out of the queue");
+        assertEquals(0, channel.waiters(), "and it left the channel");
+        int calls = kind.calls().size();
+        elsewhere.release(kind, NAME, holder).join();
+        assertEquals(calls + 1, kind.calls().size(), "only the holder's release: no acquire after the cancel");
+        assertEquals(0, here.heldLocks());
+    }
+
+    @Test
+    void aLockAsyncFutureTheCallerEndsStopsItsWaitAndTakesNothingLater() {
+        LockOwner holder = elsewhere.owner(1);
+        LockOwner waiter = here.owner(2);
+        assertTrue(elsewhere.tryAcquire(kind, NAME, holder, LEASE, 0).join());
+        CompletableFuture<Void> locking = new KindLock(here, kind, NAME).lockAsync(waiter);
+        assertEquals(1, here.waiters().channel(kind.channel(NAME)).waiters());
+        locking.completeExceptionally(new TimeoutException("the caller's own timeout"));
+        assertEquals(0, here.waiters().channel(kind.channel(NAME)).waiters(), "the acquisition stopped waiting");
+        elsewhere.release(kind, NAME, holder).join();
+        assertEquals(0, kind.count(NAME, waiter), "no acquisition runs on after the caller gave up");
+        assertEquals(0, here.heldLocks());
+    }
+
+    @Test
+    void aLockGrantedAsTheCallerEndsLockAsyncsFutureIsGivenBack() {
+        LockOwner owner = here.owner(1);
+        kind.holdReplies();
+        CompletableFuture<Void> locking = new KindLock(here, kind, NAME).lockAsync(owner);
+        assertEquals(1, kind.count(NAME, owner), "the acquire took effect; its reply has not arrived");
+        locking.completeExceptionally(new TimeoutException("the caller's own timeout"));
+        kind.deliverHeldReplies();
+        assertEquals(0, kind.count(NAME, owner), "given back: nobody would ever unlock it");
+        assertEquals(0, here.heldLocks());
+    }
+
+    @Test
+    void onceTheTimerStoppedEveryOperationWaitingOnItOrOnAMessageEndsAsClosed() {
+        LockOwner holder = elsewhere.owner(1);
+        assertTrue(elsewhere.tryAcquire(kind, NAME, holder, LEASE, 0).join());
+        CompletableFuture<Boolean> parked = here.tryAcquire(kind, NAME, here.owner(1), LEASE, -1);
+        kind.failNext(1, new RedisConnectionException("link cut"));
+        CompletableFuture<Boolean> backingOff = here.tryAcquire(kind, "other", here.owner(2), LEASE, -1);
+        LockOwner unlocker = here.owner(3);
+        assertTrue(here.tryAcquire(kind, "third", unlocker, LEASE, 0).join());
+        kind.failNext(1, new RedisConnectionException("reply lost"));
+        CompletableFuture<Void> resending = here.release(kind, "third", unlocker);
+        assertFalse(parked.isDone() || backingOff.isDone() || resending.isDone());
+
+        here.endStranded();  // what HaspClient.close() does once its timer stopped
+
+        assertInstanceOf(RedisClosedException.class, failure(parked));
+        assertInstanceOf(RedisClosedException.class, failure(backingOff));
+        assertInstanceOf(RedisClosedException.class, failure(resending));
+        assertEquals(0, here.waiters().channel(kind.channel(NAME)).waiters(), "the parked one left its channel");
+        CompletableFuture<Boolean> late = here.tryAcquire(kind, NAME, here.owner(4), LEASE, -1);
+        assertInstanceOf(RedisClosedException.class, failure(late), "one that would wait now fails at once");
     }
 }

@@ -10,18 +10,37 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Pub/sub in memory, for lock tests without a server: a subscription is confirmed at once, and
- * {@link #publish} calls every listener of the channel on the calling thread.
+ * Pub/sub in memory, for lock tests without a server: a subscription is confirmed at once (or,
+ * after {@link #holdConfirmations}, when the test says so), and {@link #publish} calls every
+ * listener of the channel on the calling thread.
  */
 final class MemoryPubSub implements PubSub {
 
     private final Map<String, List<MessageListener>> listeners = new HashMap<>();
+    private final List<Runnable> heldConfirmations = new ArrayList<>();
+    private boolean holding;
+
+    /** From now on, subscriptions are confirmed only by {@link #confirmHeld}; they take effect at once. */
+    synchronized void holdConfirmations() {
+        holding = true;
+    }
+
+    /** Confirms the subscriptions kept waiting, in order, and stops keeping them waiting. */
+    void confirmHeld() {
+        List<Runnable> confirmations;
+        synchronized (this) {
+            holding = false;
+            confirmations = new ArrayList<>(heldConfirmations);
+            heldConfirmations.clear();
+        }
+        confirmations.forEach(Runnable::run);
+    }
 
     @Override
     public synchronized CompletableFuture<Subscription> subscribe(String channel, MessageListener listener) {
         PubSub.checkSubscribe(channel, listener);
         listeners.computeIfAbsent(channel, c -> new ArrayList<>()).add(listener);
-        return CompletableFuture.completedFuture(new Subscription() {
+        Subscription subscription = new Subscription() {
             @Override
             public String channel() {
                 return channel;
@@ -40,7 +59,13 @@ final class MemoryPubSub implements PubSub {
                 }
                 return CompletableFuture.completedFuture(null);
             }
-        });
+        };
+        if (!holding) {
+            return CompletableFuture.completedFuture(subscription);
+        }
+        CompletableFuture<Subscription> confirmed = new CompletableFuture<>();
+        heldConfirmations.add(() -> confirmed.complete(subscription));
+        return confirmed;
     }
 
     /** Delivers {@code message} to the channel's listeners; returns how many there were. */

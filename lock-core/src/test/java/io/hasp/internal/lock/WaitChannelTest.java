@@ -48,6 +48,19 @@ class WaitChannelTest {
     }
 
     @Test
+    void aWakeClaimedBeforeItParkedTakesNeitherAPlaceNorTheLiveWaitersPermit() {
+        channel.join();
+        channel.join();
+        channel.onMessage(channel.channel, "0");
+        Wake ended = new Wake(() -> woken.add("ended"));
+        assertTrue(ended.cancel(), "its acquisition ended as it was about to park");
+        assertTrue(channel.parkUnlessPermit(ended), "nothing to retry");
+        assertEquals(0, channel.parked(), "and nothing parked");
+        assertFalse(channel.parkUnlessPermit(new Wake(() -> woken.add("live"))), "the permit is still there");
+        assertEquals(List.of(), woken);
+    }
+
+    @Test
     void aWaiterWhoseTimeoutFiredIsSkipped() {
         channel.join();
         channel.join();

@@ -1,7 +1,7 @@
 package io.hasp.lock.rw;
 
 import io.hasp.RedisCommands;
-import io.hasp.internal.Await;
+import io.hasp.internal.Futures;
 import io.hasp.internal.lock.LockService;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -69,7 +69,7 @@ public final class HaspReadWriteLock implements ReadWriteLock {
      * @throws IllegalStateException when called on one of the client's own threads (use {@link #isLockedAsync()})
      */
     public boolean isLocked() {
-        return Await.await(isLockedAsync());
+        return Futures.await(isLockedAsync());
     }
 
     /** Whether anyone holds the lock in either mode; completes on an event-loop thread. */

@@ -1,6 +1,5 @@
-package io.hasp.internal.lock;
+package io.hasp.internal;
 
-import io.hasp.internal.HookedFuture;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.LockSupport;
@@ -10,15 +9,20 @@ import java.util.concurrent.locks.LockSupport;
  * wait ({@link CompletableFuture#get()} allocates one): the lock's blocking methods wait for their
  * own acquisition or unlock this way. Completion, however it happens, runs {@link #onDone()} once
  * and unparks the waiting thread. Other threads may still wait with {@code get()} as usual.
+ * ({@link Futures#join} waits this way when handed one.)
  *
  * @param <T> the result type
  */
-abstract class ParkingFuture<T> extends HookedFuture<T> {
+public abstract class ParkingFuture<T> extends HookedFuture<T> {
 
     private volatile Thread waiter;
 
+    /** Creates an incomplete future. */
+    protected ParkingFuture() {
+    }
+
     /** Runs right after this future completed, once per completion call that completed it. */
-    void onDone() {
+    protected void onDone() {
     }
 
     /** Runs {@link #onDone()}, then wakes the thread waiting in {@link #await}. */
@@ -44,7 +48,7 @@ abstract class ParkingFuture<T> extends HookedFuture<T> {
      * @param interruptible whether an interrupt ends the wait with {@link InterruptedException};
      *     when false, the wait goes on and the thread's interrupt status is restored on return
      */
-    T await(boolean interruptible) throws InterruptedException, ExecutionException {
+    public T await(boolean interruptible) throws InterruptedException, ExecutionException {
         if (!isDone()) {
             boolean interrupted = false;
             waiter = Thread.currentThread();

@@ -1,0 +1,68 @@
+package io.hasp.internal.lock;
+
+import io.hasp.RedisCommands;
+import io.hasp.lock.LockOwner;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The fenced lock as a {@link LockKind}: the reentrant lock's layout and scripts, except that every
+ * acquisition also takes the next fencing token from the counter {@code redisson_lock_token:{<name>}}
+ * (Redisson's {@code RFencedLock} layout). It never hands over: a same-client hand-over would skip
+ * the acquire script that issues the token. Stateless; one instance.
+ */
+final class FencedKind implements LockKind {
+
+    static final FencedKind INSTANCE = new FencedKind();
+
+    private static final ReentrantKind LOCK = ReentrantKind.INSTANCE;
+
+    private FencedKind() {
+    }
+
+    @Override
+    public String channel(String name) {
+        return LOCK.channel(name);
+    }
+
+    @Override
+    public CompletableFuture<AcquireOutcome> acquire(RedisCommands redis, String name, LockOwner owner,
+            long leaseMillis, int targetCount) {
+        return FencedAcquireScript.run(redis, name, owner.field(), leaseMillis, targetCount);
+    }
+
+    @Override
+    public CompletableFuture<ReleaseOutcome> release(RedisCommands redis, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis) {
+        return LOCK.release(redis, name, owner, latch, leaseMillis, latchMillis);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> rollback(RedisCommands redis, String name, LockOwner owner, int targetCount,
+            long leaseMillis) {
+        // The token an undone acquisition took stays spent: tokens only have to grow.
+        return LOCK.rollback(redis, name, owner, targetCount, leaseMillis);
+    }
+
+    @Override
+    public CompletableFuture<String> renew(RedisCommands redis, List<String> names, List<LockOwner> owners,
+            long leaseMillis) {
+        return LOCK.renew(redis, names, owners, leaseMillis);
+    }
+
+    @Override
+    public CompletableFuture<String> renewOnNode(RedisCommands node, List<String> names, List<LockOwner> owners,
+            long leaseMillis) {
+        return LOCK.renewOnNode(node, names, owners, leaseMillis);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> forceRelease(RedisCommands redis, String name) {
+        return LOCK.forceRelease(redis, name);
+    }
+
+    @Override
+    public String toString() {
+        return "fenced";
+    }
+}
