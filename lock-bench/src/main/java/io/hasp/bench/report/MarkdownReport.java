@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.util.Statistics;
@@ -184,10 +186,11 @@ public final class MarkdownReport {
     }
 
     /**
-     * Returns a secondary result's value: the mean of the values it was reported with. Not JMH's score,
-     * which spreads a value reported once per fork over all of the fork's iterations: the wait profiler
-     * reports its percentiles once, after the last measured iteration, and the score divided them by the
-     * number of iterations.
+     * Returns a secondary result's value: the mean of the values the iterations reported, over the
+     * iterations that reported it. Neither JMH's score nor the statistics of the run's merged
+     * secondary result: both spread a value reported once per fork over all of the fork's
+     * iterations, and the wait profiler reports its percentiles and hand-off share once, after the
+     * last measured iteration (they came out divided by the number of iterations).
      *
      * @param result a result, or null
      * @param label the secondary result's label, e.g. {@code wait.p50}
@@ -197,11 +200,31 @@ public final class MarkdownReport {
         if (result == null) {
             return Double.NaN;
         }
-        Result<?> secondary = result.getSecondaryResults().get(label);
-        if (secondary == null || secondary.getStatistics().getN() == 0) {
-            return Double.NaN;
+        List<Map<String, Result>> iterations = new ArrayList<>();
+        for (BenchmarkResult fork : result.getBenchmarkResults()) {
+            for (IterationResult iteration : fork.getIterationResults()) {
+                iterations.add(iteration.getSecondaryResults());
+            }
         }
-        return secondary.getStatistics().getMean();
+        return reported(iterations, label);
+    }
+
+    /**
+     * The mean of {@code label}'s values over the iterations that reported it, NaN when none did.
+     *
+     * @param iterations each iteration's secondary results, by label
+     */
+    static double reported(List<Map<String, Result>> iterations, String label) {
+        double sum = 0;
+        int count = 0;
+        for (Map<String, Result> iteration : iterations) {
+            Result value = iteration.get(label);
+            if (value != null) {
+                sum += value.getScore();
+                count++;
+            }
+        }
+        return count == 0 ? Double.NaN : sum / count;
     }
 
     private static String bytes(RunResult result) {

@@ -3,7 +3,13 @@ package io.hasp.bench.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.results.AggregationPolicy;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.ScalarResult;
 import org.openjdk.jmh.util.ListStatistics;
 
 class MarkdownReportTest {
@@ -18,5 +24,20 @@ class MarkdownReportTest {
     @Test
     void noIterationGivesNoFigure() {
         assertTrue(Double.isNaN(MarkdownReport.median(new ListStatistics())));
+    }
+
+    @Test
+    void aValueReportedOnceAfterTheLastIterationIsTakenAsReportedNotSpreadOverTheIterations() {
+        List<Map<String, Result>> iterations = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            iterations.add(Map.of("gc.alloc.rate.norm", new ScalarResult("gc.alloc.rate.norm", 800 + i, "B/op",
+                    AggregationPolicy.AVG)));
+        }
+        iterations.add(Map.of(
+                "gc.alloc.rate.norm", new ScalarResult("gc.alloc.rate.norm", 804, "B/op", AggregationPolicy.AVG),
+                "wait.p50", new ScalarResult("wait.p50", 573.4, "us", AggregationPolicy.AVG)));
+        assertEquals(573.4, MarkdownReport.reported(iterations, "wait.p50"), 1e-9, "not 573.4 / 5");
+        assertEquals(802, MarkdownReport.reported(iterations, "gc.alloc.rate.norm"), 1e-9);
+        assertTrue(Double.isNaN(MarkdownReport.reported(iterations, "wait.p99")));
     }
 }
