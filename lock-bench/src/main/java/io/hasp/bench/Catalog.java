@@ -2,6 +2,8 @@ package io.hasp.bench;
 
 import io.hasp.bench.lock.ClusterLockBenchmark;
 import io.hasp.bench.lock.ContendedLockBenchmark;
+import io.hasp.bench.lock.FencedLockBenchmark;
+import io.hasp.bench.lock.MultiLockBenchmark;
 import io.hasp.bench.lock.PipelinedLockBenchmark;
 import io.hasp.bench.lock.TryLockFailBenchmark;
 import io.hasp.bench.lock.UncontendedLockBenchmark;
@@ -52,6 +54,11 @@ public final class Catalog {
         rows.add(new Row("Raw GET, async window " + GetBenchmark.WINDOW + " (calls/s)", 1, 0,
                 m(GetBenchmark.class, "haspAsync", 1), null, m(GetBenchmark.class, "lettuceAsync", 1), null));
         rows.addAll(ReadWriteRows.rows());
+        rows.add(new Row("Fenced lock: uncontended lockAndGetToken+unlock, watchdog (pairs/s)", 8, 2,
+                m(FencedLockBenchmark.class, "hasp", 8), m(FencedLockBenchmark.class, "redisson", 8), null, null));
+        rows.add(new Row("Multi-lock of " + MultiLockBenchmark.NAMES + " names: uncontended lock+unlock, watchdog "
+                + "(pairs/s)", 8, 2 * MultiLockBenchmark.NAMES,
+                m(MultiLockBenchmark.class, "hasp", 8), m(MultiLockBenchmark.class, "redisson", 8), null, null));
         rows.add(new Row("Cluster of 3 masters: uncontended lock+unlock over " + ClusterLockBenchmark.NAMES
                 + " names per thread, watchdog (pairs/s)", 8, 0,
                 m(ClusterLockBenchmark.class, "haspWatchdog", 8), m(ClusterLockBenchmark.class, "redissonWatchdog", 8),
