@@ -1,0 +1,250 @@
+package io.hasp.bench;
+
+import io.hasp.HaspClient;
+import io.hasp.Replies;
+import io.hasp.Script;
+import io.hasp.testing.RedisServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import org.redisson.api.RedissonClient;
+
+/**
+ * Where a blocking call's time goes, per call, for hasp and its peers in one run: N threads each make
+ * one blocking call after another on their own key (a synchronous EVALSHA of the lock's acquire script,
+ * hasp against Lettuce; or an uncontended lock+unlock pair, hasp against Redisson), and over a measured
+ * window this reports, per call: the calls per second, this JVM's CPU time, its threads' context
+ * switches (voluntary and not, from {@code /proc/self/task/*}/status), its read- and write-type system
+ * calls ({@code syscr}/{@code syscw} of {@code /proc/self/io}: read, recv, write, send and their vector
+ * forms; not epoll), the bytes its threads allocated, and the redis-server's CPU time. Each row runs
+ * {@code rounds} times, the rows taking turns, and the table gives the median and the range: on a
+ * shared machine these figures move by a third from one run to the next. Linux and a local server only.
+ *
+ * <p>Run: {@code java -cp lock-bench/target/benchmarks.jar io.hasp.bench.BlockingCallProfile [threads] [seconds] [rounds]}
+ * (defaults 8, 4, 3; it starts its own redis-server).
+ */
+public final class BlockingCallProfile {
+
+    private static final List<String> ROWS = List.of("hasp evalsha", "lettuce evalsha", "hasp lock+unlock",
+            "redisson lock+unlock");
+    private static final String[] FIGURES = {"calls/s", "client CPU us", "ctx switches (vol)", "ctx switches (invol)",
+        "read syscalls", "write syscalls", "bytes allocated", "server CPU us"};
+
+    private BlockingCallProfile() {
+    }
+
+    /**
+     * Command line: {@code [threads] [seconds] [rounds]}.
+     *
+     * @param args the arguments
+     * @throws Exception when the run fails
+     */
+    public static void main(String[] args) throws Exception {
+        int threads = args.length > 0 ? Integer.parseInt(args[0]) : 8;
+        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        RedisServer server = RedisServer.start();
+        Map<String, List<double[]>> results = new HashMap<>();
+        try {
+            for (int round = 1; round <= rounds; round++) {
+                for (String row : ROWS) {
+                    double[] figures = measure(server.uri(), row, threads, seconds);
+                    results.computeIfAbsent(row, r -> new ArrayList<>()).add(figures);
+                    System.out.printf(Locale.ROOT, "round %d %-22s %,.0f calls/s%n", round, row, figures[0]);
+                }
+            }
+        } finally {
+            server.stop();
+        }
+        System.out.println(table(results, threads, seconds, rounds));
+        System.exit(0);
+    }
+
+    /** One row once: warm-up, then the measured window; returns the {@link #FIGURES}, per call. */
+    static double[] measure(String uri, String row, int threads, int seconds) throws Exception {
+        HaspClient hasp = row.startsWith("hasp") ? HaspClient.create(uri) : null;
+        RedissonClient redisson = row.startsWith("redisson") ? Peers.redisson(uri) : null;
+        RedisClient lettuce = RedisClient.create(uri);
+        StatefulRedisConnection<String, String> stats = lettuce.connect();
+        StatefulRedisConnection<String, String> measured = row.startsWith("lettuce") ? lettuce.connect() : null;
+        try {
+            long serverPid = Long.parseLong(field(stats.sync().info("server"), "process_id"));
+            String sha = stats.sync().scriptLoad(AcquireScriptText.text());
+            Script script = Script.of("acquire", AcquireScriptText.text());
+            String[] argv = {AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER, AcquireScriptText.COUNT};
+            AtomicLong calls = new AtomicLong();
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Thread> workers = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                String key = "bench:blocking:" + row.replace(' ', '-') + ':' + i + ':' + System.nanoTime();
+                Runnable call = switch (row) {
+                    case "hasp evalsha" -> () -> hasp.commands().evalsha(script, Replies.NULL_OR_LONG, List.of(key),
+                            (Object[]) argv).join();
+                    case "lettuce evalsha" -> () -> measured.sync().evalsha(sha, ScriptOutputType.INTEGER,
+                            new String[] {key}, argv);
+                    default -> {
+                        Lock lock = hasp != null ? hasp.getLock(key) : redisson.getLock(key);
+                        yield () -> {
+                            lock.lock();
+                            lock.unlock();
+                        };
+                    }
+                };
+                Thread worker = new Thread(() -> {
+                    while (!stop.get()) {
+                        call.run();
+                        calls.incrementAndGet();
+                    }
+                }, "blocking-profile-" + i);
+                worker.start();
+                workers.add(worker);
+            }
+            Thread.sleep(seconds * 1000L);  // warm-up: JIT, connections, pools
+            Snapshot before = Snapshot.take(serverPid, calls.get());
+            Thread.sleep(seconds * 1000L);
+            Snapshot after = Snapshot.take(serverPid, calls.get());
+            stop.set(true);
+            for (Thread worker : workers) {
+                worker.join();
+            }
+            return after.perCallSince(before);
+        } finally {
+            if (measured != null) {
+                measured.close();
+            }
+            stats.close();
+            lettuce.shutdown();
+            if (hasp != null) {
+                hasp.close();
+            }
+            if (redisson != null) {
+                redisson.shutdown();
+            }
+        }
+    }
+
+    /** The process's counters at one moment. */
+    private record Snapshot(long nanos, long calls, long cpuTicks, Map<String, long[]> switches, long syscr,
+            long syscw, long allocated, long serverTicks) {
+
+        static Snapshot take(long serverPid, long calls) throws IOException {
+            long self = ProcessHandle.current().pid();
+            Map<String, String> io = fields(Files.readString(Path.of("/proc/self/io")), ": ");
+            return new Snapshot(System.nanoTime(), calls, CpuBreakdown.cpuTicks(self), readSwitches(),
+                    Long.parseLong(io.get("syscr")), Long.parseLong(io.get("syscw")), readAllocated(),
+                    CpuBreakdown.cpuTicks(serverPid));
+        }
+
+        double[] perCallSince(Snapshot before) {
+            double n = Math.max(1, calls - before.calls);
+            long vol = 0;
+            long invol = 0;
+            for (Map.Entry<String, long[]> e : switches.entrySet()) {
+                long[] was = before.switches.get(e.getKey());
+                if (was != null) {  // threads alive over the whole window
+                    vol += e.getValue()[0] - was[0];
+                    invol += e.getValue()[1] - was[1];
+                }
+            }
+            double usPerTick = 1e6 / 100;  // USER_HZ
+            return new double[] {n / ((nanos - before.nanos) / 1e9), (cpuTicks - before.cpuTicks) * usPerTick / n,
+                vol / n, invol / n, (syscr - before.syscr) / n, (syscw - before.syscw) / n,
+                (allocated - before.allocated) / n, (serverTicks - before.serverTicks) * usPerTick / n};
+        }
+
+        /** Voluntary and involuntary context switches of each thread of this process, by thread id. */
+        private static Map<String, long[]> readSwitches() throws IOException {
+            Map<String, long[]> byThread = new HashMap<>();
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+                for (Path task : tasks) {
+                    try {
+                        Map<String, String> status = fields(Files.readString(task.resolve("status")), ":");
+                        byThread.put(task.getFileName().toString(), new long[] {
+                            Long.parseLong(status.get("voluntary_ctxt_switches").strip()),
+                            Long.parseLong(status.get("nonvoluntary_ctxt_switches").strip())});
+                    } catch (IOException gone) {
+                        // the thread ended while being read
+                    }
+                }
+            }
+            return byThread;
+        }
+
+        /** Bytes allocated so far by the live threads of this JVM. */
+        private static long readAllocated() {
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            long total = 0;
+            for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
+                total += Math.max(0, bytes);
+            }
+            return total;
+        }
+    }
+
+    private static Map<String, String> fields(String text, String separator) {
+        Map<String, String> fields = new HashMap<>();
+        for (String line : text.split("\\R")) {
+            int at = line.indexOf(separator);
+            if (at > 0) {
+                fields.put(line.substring(0, at), line.substring(at + separator.length()).strip());
+            }
+        }
+        return fields;
+    }
+
+    private static String field(String info, String name) {
+        for (String line : info.split("\\R")) {
+            if (line.startsWith(name + ":")) {
+                return line.substring(name.length() + 1).strip();
+            }
+        }
+        throw new IllegalStateException(name + ": not in INFO");
+    }
+
+    /** The markdown table: one line per row and figure column, median and range over the rounds. */
+    static String table(Map<String, List<double[]>> results, int threads, int seconds, int rounds) {
+        StringBuilder md = new StringBuilder();
+        md.append(String.format(Locale.ROOT, "%d threads, %d s warm-up + %d s measured per row, %d rounds (rows "
+                + "taking turns); per call: median (lowest-highest)%n%n", threads, seconds, seconds, rounds));
+        md.append("| Row |");
+        for (String figure : FIGURES) {
+            md.append(' ').append(figure).append(" |");
+        }
+        md.append("\n|---|");
+        md.append("---:|".repeat(FIGURES.length)).append('\n');
+        for (String row : ROWS) {
+            List<double[]> runs = results.get(row);
+            if (runs == null) {
+                continue;
+            }
+            md.append("| ").append(row).append(" |");
+            for (int f = 0; f < FIGURES.length; f++) {
+                List<Double> values = new ArrayList<>();
+                for (double[] run : runs) {
+                    values.add(run[f]);
+                }
+                values.sort(null);
+                String format = f == 0 || f == 6 ? "%,.0f" : "%.2f";
+                md.append(' ').append(String.format(Locale.ROOT, format, values.get(values.size() / 2)))
+                        .append(" (").append(String.format(Locale.ROOT, format, values.get(0))).append('-')
+                        .append(String.format(Locale.ROOT, format, values.get(values.size() - 1))).append(") |");
+            }
+            md.append('\n');
+        }
+        return md.toString();
+    }
+}
