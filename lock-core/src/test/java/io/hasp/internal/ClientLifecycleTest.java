@@ -12,6 +12,7 @@ import io.hasp.RedisConnectionException;
 import io.hasp.Replies;
 import io.hasp.lock.HaspLock;
 import io.hasp.testing.Conditions;
+import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
 import java.time.Duration;
@@ -111,9 +112,10 @@ class ClientLifecycleTest {
 
     @Test
     void blockingOnAClientThreadFailsFast(RedisServer redis) throws Exception {
-        try (HaspClient client = HaspClient.create(redis.uri())) {
-            // BLPOP with a 200 ms timeout: the callback is attached before the reply, so it runs on the event loop
-            CompletableFuture<Throwable> failure = client.commands().execute(Replies.VOID, "BLPOP", "never", "0.2")
+        try (HaspClient client = HaspClient.create(redis.uri()); RedisProbe probe = RedisProbe.connect(redis.port())) {
+            // the callback is attached before the reply exists (the list is pushed afterwards, over another
+            // connection), so it runs on the client's event loop, never on this thread
+            CompletableFuture<Throwable> failure = client.commands().execute(Replies.VOID, "BLPOP", "signal", "30")
                     .handle((nil, ignored) -> {
                         try {
                             Futures.await(client.commands().ping());
@@ -122,6 +124,7 @@ class ClientLifecycleTest {
                             return t;
                         }
                     });
+            probe.call("RPUSH", "signal", "go");
             Throwable t = failure.get(10, TimeUnit.SECONDS);
             IllegalStateException e = assertInstanceOf(IllegalStateException.class, t);
             assertTrue(e.getMessage().contains("hasp-io-"), e.getMessage());

@@ -401,9 +401,11 @@ class ReadWriteLockIT {
         HaspReadWriteLock other = HaspReadWriteLocks.of(one).get(name + "-other");
         LockOwner owner = rw.readLock().owner(1);
         get(rw.readLock().lockAsync(owner));
-        // a reply that takes 200 ms: the callback is attached before it arrives, so it runs on the
-        // client's event loop (a callback attached to a complete future runs on the attaching thread)
-        CompletableFuture<Throwable> inCallback = one.commands().execute(Replies.VOID, "BLPOP", "never", "0.2").thenApply(v -> {
+        // the callback is attached before the reply exists (the list is pushed afterwards, by the other
+        // client), so it runs on the client's event loop: a callback attached to a complete future would
+        // run on this thread
+        String list = name + "-signal";
+        CompletableFuture<Throwable> inCallback = one.commands().execute(Replies.VOID, "BLPOP", list, "30").thenApply(v -> {
             try {
                 other.writeLock().lock();
                 return null;
@@ -411,6 +413,7 @@ class ReadWriteLockIT {
                 return e;
             }
         });
+        get(two.commands().execute(Replies.VOID, "RPUSH", list, "go"));
         assertInstanceOf(IllegalStateException.class, get(inCallback));
         get(rw.readLock().unlockAsync(owner));
         until(DEADLINE, "the abandoned acquisition leaves nothing behind", () -> !other.isLocked());
