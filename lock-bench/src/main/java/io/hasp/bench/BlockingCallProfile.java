@@ -1,8 +1,11 @@
 package io.hasp.bench;
 
 import io.hasp.HaspClient;
+import io.hasp.HaspConfig;
 import io.hasp.Replies;
 import io.hasp.Script;
+import io.hasp.bench.peer.AdvisoryLock;
+import io.hasp.bench.peer.PeerServer;
 import io.hasp.testing.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
@@ -25,21 +28,25 @@ import org.redisson.api.RedissonClient;
 /**
  * Where a blocking call's time goes, per call, for hasp and its peers in one run: N threads each make
  * one blocking call after another on their own key (a synchronous EVALSHA of the lock's acquire script,
- * hasp against Lettuce; or an uncontended lock+unlock pair, hasp against Redisson), and over a measured
+ * hasp against Lettuce; or an uncontended lock+unlock pair, hasp against Redisson and against PostgreSQL's
+ * session-level advisory lock, each thread on its own connection), and over a measured
  * window this reports, per call: the calls per second, this JVM's CPU time, its threads' context
  * switches (voluntary and not, from {@code /proc/self/task/*}/status), its read- and write-type system
  * calls ({@code syscr}/{@code syscw} of {@code /proc/self/io}: read, recv, write, send and their vector
- * forms; not epoll), the bytes its threads allocated, and the redis-server's CPU time. Each row runs
+ * forms; not epoll), the bytes its threads allocated, and the server's CPU time (redis-server's, or that of the PostgreSQL
+ * backends serving the row's sessions). Each row runs
  * {@code rounds} times, the rows taking turns, and the table gives the median and the range: on a
  * shared machine these figures move by a third from one run to the next. Linux and a local server only.
  *
  * <p>Run: {@code java -cp lock-bench/target/benchmarks.jar io.hasp.bench.BlockingCallProfile [threads] [seconds] [rounds]}
- * (defaults 8, 4, 3; it starts its own redis-server).
+ * ({@code -Dhasp.profile.rows=<regex>} runs only the rows whose names match)
+ * (defaults 8, 4, 3; it starts its own redis-server, and a private PostgreSQL server as {@code bench.sh} does;
+ * where PostgreSQL cannot run, its row is left out and the run says why).
  */
 public final class BlockingCallProfile {
 
     private static final List<String> ROWS = List.of("hasp evalsha", "lettuce evalsha", "hasp lock+unlock",
-            "redisson lock+unlock");
+            "redisson lock+unlock", "postgres advisory lock+unlock");
     private static final String[] FIGURES = {"calls/s", "client CPU us", "ctx switches (vol)", "ctx switches (invol)",
         "read syscalls", "write syscalls", "bytes allocated", "server CPU us"};
 
@@ -56,18 +63,37 @@ public final class BlockingCallProfile {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 8;
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        String only = System.getProperty("hasp.profile.rows", ".*");   // a regex over the row names
         RedisServer server = RedisServer.start();
+        PeerServer postgres = null;
+        Path logs = Files.createTempDirectory("hasp-blocking-profile-");
+        try {
+            postgres = ROWS.stream().anyMatch(r -> r.startsWith("postgres") && r.matches(only))
+                    ? PeerServer.Kind.POSTGRES.start(logs) : null;
+        } catch (PeerServer.Unavailable e) {
+            System.out.println("postgres advisory lock+unlock: left out, " + e.getMessage());
+        }
         Map<String, List<double[]>> results = new HashMap<>();
         try {
             for (int round = 1; round <= rounds; round++) {
                 for (String row : ROWS) {
-                    double[] figures = measure(server.uri(), row, threads, seconds);
+                    if (!row.matches(only) || row.startsWith("postgres") && postgres == null) {
+                        continue;
+                    }
+                    double[] figures = row.startsWith("postgres") ? measurePostgres(postgres.address(), threads, seconds)
+                            : measure(server.uri(), row, threads, seconds);
                     results.computeIfAbsent(row, r -> new ArrayList<>()).add(figures);
                     System.out.printf(Locale.ROOT, "round %d %-22s %,.0f calls/s%n", round, row, figures[0]);
                 }
             }
         } finally {
             server.stop();
+            if (postgres != null) {
+                postgres.close();
+            }
+            try (var files = Files.walk(logs)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
         }
         System.out.println(table(results, threads, seconds, rounds));
         System.exit(0);
@@ -75,7 +101,7 @@ public final class BlockingCallProfile {
 
     /** One row once: warm-up, then the measured window; returns the {@link #FIGURES}, per call. */
     static double[] measure(String uri, String row, int threads, int seconds) throws Exception {
-        HaspClient hasp = row.startsWith("hasp") ? HaspClient.create(uri) : null;
+        HaspClient hasp = row.startsWith("hasp") ? HaspClient.create(haspConfig(uri)) : null;
         RedissonClient redisson = row.startsWith("redisson") ? Peers.redisson(uri) : null;
         RedisClient lettuce = RedisClient.create(uri);
         StatefulRedisConnection<String, String> stats = lettuce.connect();
@@ -112,15 +138,7 @@ public final class BlockingCallProfile {
                 worker.start();
                 workers.add(worker);
             }
-            Thread.sleep(seconds * 1000L);  // warm-up: JIT, connections, pools
-            Snapshot before = Snapshot.take(serverPid, calls.get());
-            Thread.sleep(seconds * 1000L);
-            Snapshot after = Snapshot.take(serverPid, calls.get());
-            stop.set(true);
-            for (Thread worker : workers) {
-                worker.join();
-            }
-            return after.perCallSince(before);
+            return window(workers, stop, calls, List.of(serverPid), seconds);
         } finally {
             if (measured != null) {
                 measured.close();
@@ -136,16 +154,88 @@ public final class BlockingCallProfile {
         }
     }
 
+    /**
+     * hasp's default configuration, or with {@code -Dhasp.profile.poolSize=N} and
+     * {@code -Dhasp.profile.eventLoopThreads=N} for an A/B run of those settings.
+     */
+    private static HaspConfig haspConfig(String uri) {
+        HaspConfig.Builder config = HaspConfig.builder().uri(uri);
+        Integer pool = Integer.getInteger("hasp.profile.poolSize");
+        if (pool != null) {
+            config.poolSize(pool);
+        }
+        Integer loops = Integer.getInteger("hasp.profile.eventLoopThreads");
+        if (loops != null) {
+            config.eventLoopThreads(loops);
+        }
+        return config.build();
+    }
+
+    /**
+     * The PostgreSQL row once: each thread, on its own session, takes and releases an advisory lock on its
+     * own key; the server's CPU is that of the sessions' backends.
+     */
+    static double[] measurePostgres(String jdbcUrl, int threads, int seconds) throws Exception {
+        List<AdvisoryLock> locks = new ArrayList<>();
+        try {
+            List<Long> backends = new ArrayList<>();
+            AtomicLong calls = new AtomicLong();
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Thread> workers = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                AdvisoryLock lock = AdvisoryLock.connect(jdbcUrl, "bench:blocking:postgres:" + i + ':' + System.nanoTime());
+                locks.add(lock);
+                backends.add(lock.backendPid());
+                Thread worker = new Thread(() -> {
+                    try {
+                        while (!stop.get()) {
+                            lock.lock();
+                            lock.unlock();
+                            calls.incrementAndGet();
+                        }
+                    } catch (Exception e) {
+                        throw new IllegalStateException("postgres advisory lock+unlock failed", e);
+                    }
+                }, "blocking-profile-" + i);
+                worker.start();
+                workers.add(worker);
+            }
+            return window(workers, stop, calls, backends, seconds);
+        } finally {
+            for (AdvisoryLock lock : locks) {
+                lock.close();
+            }
+        }
+    }
+
+    /** Warm-up, then the measured window over the running workers; stops them and returns the figures. */
+    private static double[] window(List<Thread> workers, AtomicBoolean stop, AtomicLong calls, List<Long> serverPids,
+            int seconds) throws Exception {
+        Thread.sleep(seconds * 1000L);  // warm-up: JIT, connections, pools
+        Snapshot before = Snapshot.take(serverPids, calls.get());
+        Thread.sleep(seconds * 1000L);  // the measured window
+        Snapshot after = Snapshot.take(serverPids, calls.get());
+        stop.set(true);
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        return after.perCallSince(before);
+    }
+
     /** The process's counters at one moment. */
     private record Snapshot(long nanos, long calls, long cpuTicks, Map<String, long[]> switches, long syscr,
             long syscw, long allocated, long serverTicks) {
 
-        static Snapshot take(long serverPid, long calls) throws IOException {
+        static Snapshot take(List<Long> serverPids, long calls) throws IOException {
+            long serverTicks = 0;
+            for (long pid : serverPids) {
+                serverTicks += CpuBreakdown.cpuTicks(pid);
+            }
             long self = ProcessHandle.current().pid();
             Map<String, String> io = fields(Files.readString(Path.of("/proc/self/io")), ": ");
             return new Snapshot(System.nanoTime(), calls, CpuBreakdown.cpuTicks(self), readSwitches(),
                     Long.parseLong(io.get("syscr")), Long.parseLong(io.get("syscw")), readAllocated(),
-                    CpuBreakdown.cpuTicks(serverPid));
+                    serverTicks);
         }
 
         double[] perCallSince(Snapshot before) {

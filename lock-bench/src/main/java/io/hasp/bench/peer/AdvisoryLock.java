@@ -1,9 +1,11 @@
 package io.hasp.bench.peer;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * A PostgreSQL session-level advisory lock on one connection: {@code pg_advisory_lock(key)} waits in the
@@ -12,14 +14,26 @@ import java.sql.SQLException;
  * that dies loses its holds with its connection; a holder that only stalls keeps them for as long as its
  * session lives: there is no lease.
  */
-final class AdvisoryLock implements PeerLock {
+public final class AdvisoryLock implements PeerLock {
 
     private final Connection connection;
     private final PreparedStatement lock;
     private final PreparedStatement tryLock;
     private final PreparedStatement unlock;
 
-    AdvisoryLock(Connection connection, String name) throws SQLException {
+    /**
+     * Opens a session of its own on the server and prepares the lock's statements.
+     *
+     * @param jdbcUrl the server's address ({@link PeerServer#address()} of a PostgreSQL server)
+     * @param name the lock name
+     * @return the lock, holding nothing yet
+     * @throws SQLException when the server cannot be reached
+     */
+    public static AdvisoryLock connect(String jdbcUrl, String name) throws SQLException {
+        return new AdvisoryLock(DriverManager.getConnection(jdbcUrl), name);
+    }
+
+    private AdvisoryLock(Connection connection, String name) throws SQLException {
         this.connection = connection;
         long key = key(name);
         lock = prepare(connection, "SELECT pg_advisory_lock(?)", key);
@@ -66,6 +80,20 @@ final class AdvisoryLock implements PeerLock {
         try (ResultSet result = statement.executeQuery()) {
             result.next();
             return result.getBoolean(1);
+        }
+    }
+
+    /**
+     * Returns the process id of this session's server backend, whose CPU time is the server's cost of its calls.
+     *
+     * @return {@code pg_backend_pid()}
+     * @throws SQLException when the server fails
+     */
+    public long backendPid() throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery("SELECT pg_backend_pid()")) {
+            result.next();
+            return result.getLong(1);
         }
     }
 

@@ -57,7 +57,7 @@ public class PeerEnvironment {
      */
     public synchronized PeerLock open(Peer peer, String name) throws Exception {
         PeerLock lock = switch (peer) {
-            case POSTGRES_ADVISORY -> new AdvisoryLock(connect(peer), name);
+            case POSTGRES_ADVISORY -> AdvisoryLock.connect(address(peer.server()), name);
             case POSTGRES_ROW -> new RowLock(table(peer, RowLockSql.POSTGRES), RowLockSql.POSTGRES, name, ROW_LEASE);
             case MARIADB_ROW -> new RowLock(table(peer, RowLockSql.MARIADB), RowLockSql.MARIADB, name, ROW_LEASE);
             case ZOOKEEPER -> new ZooKeeperLock(zooKeeper(), name);
