@@ -242,13 +242,23 @@ public final class BlockingCallProfile {
             double n = Math.max(1, calls - before.calls);
             long vol = 0;
             long invol = 0;
+            Map<String, Double> byGroup = new java.util.TreeMap<>();
             for (Map.Entry<String, long[]> e : switches.entrySet()) {
                 long[] was = before.switches.get(e.getKey());
                 if (was != null) {  // threads alive over the whole window
                     vol += e.getValue()[0] - was[0];
                     invol += e.getValue()[1] - was[1];
+                    if (Boolean.getBoolean("hasp.profile.threads")) {
+                        byGroup.merge(e.getKey().substring(e.getKey().indexOf(' ') + 1),
+                                (e.getValue()[0] - was[0]) / n, Double::sum);
+                    }
                 }
             }
+            byGroup.forEach((group, perCall) -> {
+                if (perCall >= 0.005) {
+                    System.out.printf(Locale.ROOT, "  voluntary switches per call, %-16s %.3f%n", group, perCall);
+                }
+            });
             double usPerTick = 1e6 / 100;  // USER_HZ
             return new double[] {n / ((nanos - before.nanos) / 1e9), (cpuTicks - before.cpuTicks) * usPerTick / n,
                 vol / n, invol / n, (syscr - before.syscr) / n, (syscw - before.syscw) / n,
@@ -262,7 +272,8 @@ public final class BlockingCallProfile {
                 for (Path task : tasks) {
                     try {
                         Map<String, String> status = fields(Files.readString(task.resolve("status")), ":");
-                        byThread.put(task.getFileName().toString(), new long[] {
+                        String name = Files.readString(task.resolve("comm")).strip().replaceAll("[0-9]+", "N");
+                        byThread.put(task.getFileName().toString() + ' ' + name, new long[] {
                             Long.parseLong(status.get("voluntary_ctxt_switches").strip()),
                             Long.parseLong(status.get("nonvoluntary_ctxt_switches").strip())});
                     } catch (IOException gone) {
