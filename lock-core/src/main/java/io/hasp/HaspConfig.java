@@ -469,7 +469,8 @@ public final class HaspConfig {
          * carries every connection of a client: the commands of many callers then meet on one loop, which
          * writes and reads them in batches, stays awake while work keeps arriving and wakes fewer times per
          * command than two half-busy loops would (a 2-core A/B: fewer CPU microseconds and context switches
-         * per call, and higher rates on the uncontended, contended, pipelined and raw-command rows). Raise it
+         * per call; higher rates on the single-thread, 32-thread, pipelined and contended lock rows, the others
+         * level). Raise it
          * when one client's I/O alone keeps a core busy (hundreds of thousands of commands per second, or many
          * cluster masters under that load), or when application callbacks on hasp's futures do real work,
          * which they should not: every callback runs on a loop and delays the commands it serves.

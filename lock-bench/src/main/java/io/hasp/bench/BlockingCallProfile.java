@@ -16,13 +16,19 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Lock;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -39,7 +45,8 @@ import org.redisson.api.RedissonClient;
  * shared machine these figures move by a third from one run to the next. Linux and a local server only.
  *
  * <p>Run: {@code java -cp lock-bench/target/benchmarks.jar io.hasp.bench.BlockingCallProfile [threads] [seconds] [rounds]}
- * ({@code -Dhasp.profile.rows=<regex>} runs only the rows whose names match)
+ * ({@code -Dhasp.profile.rows=<regex>} runs only the rows in whose names the regex is found;
+ * {@code -Dhasp.profile.threads=true} also prints each thread group's voluntary context switches per call)
  * (defaults 8, 4, 3; it starts its own redis-server, and a private PostgreSQL server as {@code bench.sh} does;
  * where PostgreSQL cannot run, its row is left out and the run says why).
  */
@@ -63,44 +70,72 @@ public final class BlockingCallProfile {
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 8;
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
-        String only = System.getProperty("hasp.profile.rows", ".*");   // a regex over the row names
-        RedisServer server = RedisServer.start();
-        PeerServer postgres = null;
-        Path logs = Files.createTempDirectory("hasp-blocking-profile-");
-        try {
-            postgres = ROWS.stream().anyMatch(r -> r.startsWith("postgres") && r.matches(only))
-                    ? PeerServer.Kind.POSTGRES.start(logs) : null;
-        } catch (PeerServer.Unavailable e) {
-            System.out.println("postgres advisory lock+unlock: left out, " + e.getMessage());
+        Pattern only = Pattern.compile(System.getProperty("hasp.profile.rows", ""));  // found in the row names
+        List<String> rows = ROWS.stream().filter(row -> only.matcher(row).find()).toList();
+        if (rows.isEmpty()) {
+            throw new IllegalArgumentException("-Dhasp.profile.rows=" + only + ": matches none of " + ROWS);
         }
         Map<String, List<double[]>> results = new HashMap<>();
-        try {
+        Path logs = Files.createTempDirectory("hasp-blocking-profile-");
+        PeerServer postgres = null;
+        Thread stopPostgres = null;
+        try (RedisServer server = RedisServer.start()) {
+            if (rows.stream().anyMatch(r -> r.startsWith("postgres"))) {
+                postgres = startPostgres(logs);
+                PeerServer started = postgres;
+                stopPostgres = new Thread(() -> closeQuietly(started), "blocking-profile-stop");  // on Ctrl-C
+                Runtime.getRuntime().addShutdownHook(stopPostgres);
+            }
             for (int round = 1; round <= rounds; round++) {
-                for (String row : ROWS) {
-                    if (!row.matches(only) || row.startsWith("postgres") && postgres == null) {
+                for (String row : rows) {
+                    if (row.startsWith("postgres") && postgres == null) {
                         continue;
                     }
-                    double[] figures = row.startsWith("postgres") ? measurePostgres(postgres.address(), threads, seconds)
+                    Figures figures = row.startsWith("postgres") ? measurePostgres(postgres.address(), threads, seconds)
                             : measure(server.uri(), row, threads, seconds);
-                    results.computeIfAbsent(row, r -> new ArrayList<>()).add(figures);
-                    System.out.printf(Locale.ROOT, "round %d %-22s %,.0f calls/s%n", round, row, figures[0]);
+                    results.computeIfAbsent(row, r -> new ArrayList<>()).add(figures.perCall());
+                    System.out.printf(Locale.ROOT, "round %d %-29s %,.0f calls/s%n", round, row, figures.perCall()[0]);
+                    if (Boolean.getBoolean("hasp.profile.threads")) {
+                        figures.switchesByThread().forEach((group, perCall) -> System.out.printf(Locale.ROOT,
+                                "  voluntary switches per call, %-16s %.3f%n", group, perCall));
+                    }
                 }
             }
         } finally {
-            server.stop();
-            if (postgres != null) {
-                postgres.close();
+            if (stopPostgres != null) {
+                Runtime.getRuntime().removeShutdownHook(stopPostgres);
             }
-            try (var files = Files.walk(logs)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            closeQuietly(postgres);
+            try (Stream<Path> files = Files.walk(logs)) {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         }
         System.out.println(table(results, threads, seconds, rounds));
         System.exit(0);
     }
 
+    /** A private PostgreSQL server, or {@code null} (and the reason printed) where it cannot run. */
+    private static PeerServer startPostgres(Path logs) {
+        try {
+            return PeerServer.Kind.POSTGRES.start(logs);
+        } catch (PeerServer.Unavailable e) {
+            System.out.println("postgres advisory lock+unlock: left out, " + e.getMessage());
+            return null;
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        if (closeable != null) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                System.err.println("closing " + closeable + ": " + e);
+            }
+        }
+    }
+
     /** One row once: warm-up, then the measured window; returns the {@link #FIGURES}, per call. */
-    static double[] measure(String uri, String row, int threads, int seconds) throws Exception {
+    static Figures measure(String uri, String row, int threads, int seconds) throws Exception {
         HaspClient hasp = row.startsWith("hasp") ? HaspClient.create(haspConfig(uri)) : null;
         RedissonClient redisson = row.startsWith("redisson") ? Peers.redisson(uri) : null;
         RedisClient lettuce = RedisClient.create(uri);
@@ -111,12 +146,10 @@ public final class BlockingCallProfile {
             String sha = stats.sync().scriptLoad(AcquireScriptText.text());
             Script script = Script.of("acquire", AcquireScriptText.text());
             String[] argv = {AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER, AcquireScriptText.COUNT};
-            AtomicLong calls = new AtomicLong();
-            AtomicBoolean stop = new AtomicBoolean();
-            List<Thread> workers = new ArrayList<>();
+            Workers workers = new Workers();
             for (int i = 0; i < threads; i++) {
                 String key = "bench:blocking:" + row.replace(' ', '-') + ':' + i + ':' + System.nanoTime();
-                Runnable call = switch (row) {
+                Call call = switch (row) {
                     case "hasp evalsha" -> () -> hasp.commands().evalsha(script, Replies.NULL_OR_LONG, List.of(key),
                             (Object[]) argv).join();
                     case "lettuce evalsha" -> () -> measured.sync().evalsha(sha, ScriptOutputType.INTEGER,
@@ -129,16 +162,9 @@ public final class BlockingCallProfile {
                         };
                     }
                 };
-                Thread worker = new Thread(() -> {
-                    while (!stop.get()) {
-                        call.run();
-                        calls.incrementAndGet();
-                    }
-                }, "blocking-profile-" + i);
-                worker.start();
-                workers.add(worker);
+                workers.add(call);
             }
-            return window(workers, stop, calls, List.of(serverPid), seconds);
+            return workers.measure(List.of(serverPid), seconds);
         } finally {
             if (measured != null) {
                 measured.close();
@@ -173,57 +199,105 @@ public final class BlockingCallProfile {
 
     /**
      * The PostgreSQL row once: each thread, on its own session, takes and releases an advisory lock on its
-     * own key; the server's CPU is that of the sessions' backends.
+     * own key; the server's CPU is that of the sessions' backends. Every session is open before any thread
+     * starts; a session waits at most 30 s for an answer.
      */
-    static double[] measurePostgres(String jdbcUrl, int threads, int seconds) throws Exception {
+    static Figures measurePostgres(String jdbcUrl, int threads, int seconds) throws Exception {
         List<AdvisoryLock> locks = new ArrayList<>();
         try {
             List<Long> backends = new ArrayList<>();
-            AtomicLong calls = new AtomicLong();
-            AtomicBoolean stop = new AtomicBoolean();
-            List<Thread> workers = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
-                AdvisoryLock lock = AdvisoryLock.connect(jdbcUrl, "bench:blocking:postgres:" + i + ':' + System.nanoTime());
+                AdvisoryLock lock = AdvisoryLock.connect(jdbcUrl + "&socketTimeout=30",
+                        "bench:blocking:postgres:" + i + ':' + System.nanoTime());
                 locks.add(lock);
                 backends.add(lock.backendPid());
-                Thread worker = new Thread(() -> {
-                    try {
-                        while (!stop.get()) {
-                            lock.lock();
-                            lock.unlock();
-                            calls.incrementAndGet();
-                        }
-                    } catch (Exception e) {
-                        throw new IllegalStateException("postgres advisory lock+unlock failed", e);
-                    }
-                }, "blocking-profile-" + i);
-                worker.start();
-                workers.add(worker);
             }
-            return window(workers, stop, calls, backends, seconds);
-        } finally {
+            Workers workers = new Workers();
             for (AdvisoryLock lock : locks) {
-                lock.close();
+                workers.add(() -> {
+                    lock.lock();
+                    lock.unlock();
+                });
+            }
+            return workers.measure(backends, seconds);
+        } finally {
+            locks.forEach(BlockingCallProfile::closeQuietly);
+        }
+    }
+
+    /** One blocking call of a row. */
+    @FunctionalInterface
+    interface Call {
+        void run() throws Exception;
+    }
+
+    /**
+     * A row's threads, each making one call after another until stopped: the first failure of any of them
+     * fails the row, and they are stopped and joined however the measurement ends.
+     */
+    private static final class Workers {
+        private final List<Thread> threads = new ArrayList<>();
+        private final AtomicLong calls = new AtomicLong();
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+        void add(Call call) {
+            Thread thread = new Thread(() -> {
+                try {
+                    while (!stop.get()) {
+                        call.run();
+                        calls.incrementAndGet();
+                    }
+                } catch (Throwable t) {
+                    failure.compareAndSet(null, t);
+                    stop.set(true);
+                }
+            }, "blocking-profile-" + threads.size());
+            threads.add(thread);
+            thread.start();
+        }
+
+        /** Warm-up, then the measured window; stops the threads and returns the figures per call. */
+        Figures measure(List<Long> serverPids, int seconds) throws Exception {
+            try {
+                Thread.sleep(seconds * 1000L);  // warm-up: JIT, connections, pools
+                Snapshot before = Snapshot.take(serverPids, calls.get());
+                Thread.sleep(seconds * 1000L);  // the measured window
+                Snapshot after = Snapshot.take(serverPids, calls.get());
+                stopAndJoin();
+                if (after.calls() == before.calls()) {
+                    throw new IllegalStateException("no call completed in the measured window");
+                }
+                return after.since(before);
+            } finally {
+                stopAndJoin();
+            }
+        }
+
+        private void stopAndJoin() throws Exception {
+            stop.set(true);
+            for (Thread thread : threads) {
+                thread.join(TimeUnit.SECONDS.toMillis(60));
+                if (thread.isAlive()) {
+                    throw new IllegalStateException(thread.getName() + " is still in a call 60 s after the window");
+                }
+            }
+            Throwable failed = failure.get();
+            if (failed != null) {
+                throw new IllegalStateException("a call failed: " + failed, failed);
             }
         }
     }
 
-    /** Warm-up, then the measured window over the running workers; stops them and returns the figures. */
-    private static double[] window(List<Thread> workers, AtomicBoolean stop, AtomicLong calls, List<Long> serverPids,
-            int seconds) throws Exception {
-        Thread.sleep(seconds * 1000L);  // warm-up: JIT, connections, pools
-        Snapshot before = Snapshot.take(serverPids, calls.get());
-        Thread.sleep(seconds * 1000L);  // the measured window
-        Snapshot after = Snapshot.take(serverPids, calls.get());
-        stop.set(true);
-        for (Thread worker : workers) {
-            worker.join();
-        }
-        return after.perCallSince(before);
+    /**
+     * One measured window: the {@link #FIGURES} per call, and each thread group's voluntary context switches
+     * per call (threads named alike, digits aside, form a group).
+     */
+    record Figures(double[] perCall, Map<String, Double> switchesByThread) {
     }
 
     /** The process's counters at one moment. */
-    private record Snapshot(long nanos, long calls, long cpuTicks, Map<String, long[]> switches, long syscr,
+    private record Snapshot(long nanos, long calls, long cpuTicks, Map<String, ThreadSwitches> switches, long syscr,
             long syscw, long allocated, long serverTicks) {
 
         static Snapshot take(List<Long> serverPids, long calls) throws IOException {
@@ -238,44 +312,43 @@ public final class BlockingCallProfile {
                     serverTicks);
         }
 
-        double[] perCallSince(Snapshot before) {
+        Figures since(Snapshot before) {
             double n = Math.max(1, calls - before.calls);
             long vol = 0;
             long invol = 0;
-            Map<String, Double> byGroup = new java.util.TreeMap<>();
-            for (Map.Entry<String, long[]> e : switches.entrySet()) {
-                long[] was = before.switches.get(e.getKey());
+            Map<String, Double> byGroup = new TreeMap<>();
+            for (Map.Entry<String, ThreadSwitches> e : switches.entrySet()) {
+                ThreadSwitches was = before.switches.get(e.getKey());
                 if (was != null) {  // threads alive over the whole window
-                    vol += e.getValue()[0] - was[0];
-                    invol += e.getValue()[1] - was[1];
-                    if (Boolean.getBoolean("hasp.profile.threads")) {
-                        byGroup.merge(e.getKey().substring(e.getKey().indexOf(' ') + 1),
-                                (e.getValue()[0] - was[0]) / n, Double::sum);
-                    }
+                    long voluntary = e.getValue().voluntary() - was.voluntary();
+                    vol += voluntary;
+                    invol += e.getValue().involuntary() - was.involuntary();
+                    byGroup.merge(e.getValue().group(), voluntary / n, Double::sum);
                 }
             }
-            byGroup.forEach((group, perCall) -> {
-                if (perCall >= 0.005) {
-                    System.out.printf(Locale.ROOT, "  voluntary switches per call, %-16s %.3f%n", group, perCall);
-                }
-            });
+            byGroup.values().removeIf(perCall -> perCall < 0.005);
             double usPerTick = 1e6 / 100;  // USER_HZ
-            return new double[] {n / ((nanos - before.nanos) / 1e9), (cpuTicks - before.cpuTicks) * usPerTick / n,
-                vol / n, invol / n, (syscr - before.syscr) / n, (syscw - before.syscw) / n,
-                (allocated - before.allocated) / n, (serverTicks - before.serverTicks) * usPerTick / n};
+            return new Figures(new double[] {n / ((nanos - before.nanos) / 1e9),
+                (cpuTicks - before.cpuTicks) * usPerTick / n, vol / n, invol / n, (syscr - before.syscr) / n,
+                (syscw - before.syscw) / n, (allocated - before.allocated) / n,
+                (serverTicks - before.serverTicks) * usPerTick / n}, byGroup);
         }
 
-        /** Voluntary and involuntary context switches of each thread of this process, by thread id. */
-        private static Map<String, long[]> readSwitches() throws IOException {
-            Map<String, long[]> byThread = new HashMap<>();
+        /** A thread's context switches so far, and its group: its name with digits as N (at most 15 characters). */
+        private record ThreadSwitches(String group, long voluntary, long involuntary) {
+        }
+
+        /** The context switches of each thread of this process, by thread id. */
+        private static Map<String, ThreadSwitches> readSwitches() throws IOException {
+            Map<String, ThreadSwitches> byThread = new HashMap<>();
             try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
                 for (Path task : tasks) {
                     try {
                         Map<String, String> status = fields(Files.readString(task.resolve("status")), ":");
-                        String name = Files.readString(task.resolve("comm")).strip().replaceAll("[0-9]+", "N");
-                        byThread.put(task.getFileName().toString() + ' ' + name, new long[] {
-                            Long.parseLong(status.get("voluntary_ctxt_switches").strip()),
-                            Long.parseLong(status.get("nonvoluntary_ctxt_switches").strip())});
+                        String group = Files.readString(task.resolve("comm")).strip().replaceAll("[0-9]+", "N");
+                        byThread.put(task.getFileName().toString(), new ThreadSwitches(group,
+                                Long.parseLong(status.get("voluntary_ctxt_switches").strip()),
+                                Long.parseLong(status.get("nonvoluntary_ctxt_switches").strip())));
                     } catch (IOException gone) {
                         // the thread ended while being read
                     }

@@ -30,7 +30,13 @@ public final class AdvisoryLock implements PeerLock {
      * @throws SQLException when the server cannot be reached
      */
     public static AdvisoryLock connect(String jdbcUrl, String name) throws SQLException {
-        return new AdvisoryLock(DriverManager.getConnection(jdbcUrl), name);
+        Connection connection = DriverManager.getConnection(jdbcUrl);
+        try {
+            return new AdvisoryLock(connection, name);
+        } catch (SQLException | RuntimeException e) {
+            connection.close();
+            throw e;
+        }
     }
 
     private AdvisoryLock(Connection connection, String name) throws SQLException {
