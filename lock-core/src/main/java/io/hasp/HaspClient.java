@@ -307,6 +307,7 @@ public final class HaspClient implements AutoCloseable {
             }
         }
         transport.group().shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        transport.stopLookups();
         if (onClientThread) {
             transport.group().terminationFuture().addListener(f -> {
                 timer.stop();

@@ -102,6 +102,25 @@ class ClientLifecycleTest {
     }
 
     @Test
+    void aHostNameIsLookedUpOffTheEventLoopAndTheLookupThreadEndsWithTheClient(RedisServer redis) throws Exception {
+        Set<Thread> before = threadsNow();
+        try (HaspClient client = HaspClient.create(HaspConfig.builder().host("localhost").port(redis.port()).build())) {
+            assertEquals("PONG", client.commands().ping().get(10, TimeUnit.SECONDS));
+            assertTrue(clientThreads(before).stream().anyMatch(name -> name.endsWith("-dns")),
+                    "the lookup ran on the client's lookup thread: " + clientThreads(before));
+        }
+        assertEquals(List.of(), clientThreads(before));
+    }
+
+    @Test
+    void anUnknownHostFailsCreateWithAConnectionExceptionNamingIt() {
+        HaspConfig config = HaspConfig.builder().host("no-such-host.invalid").port(6379)
+                .connectTimeout(Duration.ofSeconds(2)).build();
+        RedisConnectionException e = assertThrows(RedisConnectionException.class, () -> HaspClient.create(config));
+        assertTrue(e.getMessage().contains("no-such-host.invalid"), e.getMessage());
+    }
+
+    @Test
     void anUnreachableServerFailsCreateWithAConnectionException() {
         Set<Thread> before = threadsNow();
         HaspConfig config = HaspConfig.builder().host("127.0.0.1").port(1).connectTimeout(Duration.ofSeconds(2)).build();

@@ -143,17 +143,21 @@ class ConnectionFaultsIT {
         try (HaspClient client = HaspClient.create(config(redis.uri()).commandTimeout(Duration.ofSeconds(20))
                 .poolSize(1).build())) {
             client.commands().ping().get(10, TimeUnit.SECONDS);
+            // a command in flight when the server dies fails once the client has noticed the loss
+            CompletableFuture<Void> inFlight = client.commands().execute(Replies.VOID, "BLPOP", "never-pushed", 0);
+            try (RedisProbe probe = RedisProbe.connect(redis.port())) {
+                assertTrue(Conditions.await(Duration.ofSeconds(20),
+                        () -> String.valueOf(probe.call("INFO", "clients")).contains("blocked_clients:1")),
+                        "the BLPOP is blocked in the server");
+            }
             redis.kill();
-            // the connection is down (or about to notice): this command waits for the reconnect,
-            // or fails at once with a connection exception if it was written before the loss
+            ExecutionException lost = assertThrows(ExecutionException.class, () -> inFlight.get(30, TimeUnit.SECONDS));
+            assertInstanceOf(RedisConnectionException.class, lost.getCause());
+            // the connection is down: these commands wait for the reconnect
             CompletableFuture<String> issuedWhileDown = client.commands().ping();
             CompletableFuture<String> secondWhileDown = client.commands().execute(Replies.STRING, "ECHO", "queued");
             redis.restart();
-            try {
-                assertEquals("PONG", issuedWhileDown.get(30, TimeUnit.SECONDS));
-            } catch (ExecutionException writtenBeforeTheLoss) {
-                assertInstanceOf(RedisConnectionException.class, writtenBeforeTheLoss.getCause());
-            }
+            assertEquals("PONG", issuedWhileDown.get(30, TimeUnit.SECONDS));
             assertEquals("queued", secondWhileDown.get(30, TimeUnit.SECONDS));
         }
     }

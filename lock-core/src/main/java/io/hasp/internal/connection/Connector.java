@@ -1,7 +1,9 @@
 package io.hasp.internal.connection;
 
 import io.hasp.HaspConfig;
+import io.hasp.RedisClosedException;
 import io.hasp.RedisConnectionException;
+import io.hasp.internal.Futures;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
@@ -12,7 +14,13 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnknownHostException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 
@@ -84,9 +92,46 @@ public final class Connector {
                         ch.pipeline().addLast(handler);
                     }
                 });
-        ChannelFuture connect = socket
-                ? bootstrap.connect(new io.netty.channel.unix.DomainSocketAddress(config.socketPath().toString()))
-                : bootstrap.connect(config.host(), config.port());
+        if (socket) {
+            connect(bootstrap, new io.netty.channel.unix.DomainSocketAddress(config.socketPath().toString()), result);
+            return result;
+        }
+        // The host name is looked up off the event loop, within the connect timeout; the connect then
+        // goes on on the loop.
+        transport.resolve(config.host())
+                .orTimeout(config.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((address, failure) -> {
+                    if (failure == null && loop.inEventLoop()) {
+                        connect(bootstrap, new InetSocketAddress(address, config.port()), result);
+                        return;
+                    }
+                    try {
+                        loop.execute(() -> {
+                            if (failure != null) {
+                                result.completeExceptionally(cannotResolve(Futures.unwrap(failure)));
+                            } else {
+                                connect(bootstrap, new InetSocketAddress(address, config.port()), result);
+                            }
+                        });
+                    } catch (RejectedExecutionException closed) {
+                        result.completeExceptionally(new RedisClosedException("cannot connect to " + address()
+                                + ": the client is closed"));
+                    }
+                });
+        return result;
+    }
+
+    private RedisConnectionException cannotResolve(Throwable cause) {
+        String why = cause instanceof TimeoutException
+                ? "no answer from the host name lookup within the connect timeout of "
+                        + config.connectTimeout().toMillis() + " ms"
+                : cause instanceof UnknownHostException ? "unknown host" : String.valueOf(cause.getMessage());
+        return new RedisConnectionException("cannot connect to " + address() + ": " + why, cause);
+    }
+
+    /** Connects to {@code address} and completes {@code result} as {@link #open} says. */
+    private void connect(Bootstrap bootstrap, SocketAddress address, CompletableFuture<Channel> result) {
+        ChannelFuture connect = bootstrap.connect(address);
         connect.addListener(f -> {
             if (!f.isSuccess()) {
                 result.completeExceptionally(new RedisConnectionException(
@@ -110,7 +155,6 @@ public final class Connector {
                 }
             });
         });
-        return result;
     }
 
     private SslHandler newSslHandler(Channel ch) {
