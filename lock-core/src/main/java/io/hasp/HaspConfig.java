@@ -470,7 +470,8 @@ public final class HaspConfig {
          * writes and reads them in batches, stays awake while work keeps arriving and wakes fewer times per
          * command than two half-busy loops would (a 2-core A/B: fewer CPU microseconds and context switches
          * per call; higher rates on the single-thread, 32-thread, pipelined and contended lock rows, the others
-         * level). Raise it
+         * level, except a lock contended across processes by several threads in each, about a tenth lower: set
+         * 2 for such a service). Raise it
          * when one client's I/O alone keeps a core busy (hundreds of thousands of commands per second, or many
          * cluster masters under that load), or when application callbacks on hasp's futures do real work,
          * which they should not: every callback runs on a loop and delays the commands it serves.
