@@ -10,6 +10,7 @@ import io.hasp.internal.cluster.NodeAddress;
 import io.hasp.internal.cluster.SlotMap;
 import io.hasp.internal.connection.ClientThreads;
 import io.hasp.internal.connection.Connector;
+import io.hasp.internal.connection.DirectConnections;
 import io.hasp.internal.connection.RedisConnection;
 import io.hasp.internal.connection.Transport;
 import io.hasp.internal.lock.LockService;
@@ -40,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * connection per master instead, and a pub/sub connection on each master where waiters listen.
  *
  * <p>Thread-safe. Every future the client returns completes on one of its event-loop threads
- * ({@code hasp-io-<n>-<m>}); never block in a callback. hasp's own blocking calls (a lock's
+ * ({@code hasp-io-<n>-<m>}), or on an application thread inside one of the client's blocking lock calls
+ * when that call's reply completed it (a blocking call reads its replies on its own thread, see
+ * {@link HaspConfig.Builder#directConnections(int)}); never block in a callback. hasp's own blocking calls (a lock's
  * {@code lock()}, {@code create}) fail fast with {@link IllegalStateException} on those threads
  * instead of waiting for themselves.
  */
@@ -64,6 +67,11 @@ public final class HaspClient implements AutoCloseable {
             public Timer timer(HaspClient client) {
                 return client.timer;
             }
+
+            @Override
+            public DirectConnections directConnections(HaspClient client) {
+                return client.direct;
+            }
         });
     }
 
@@ -75,6 +83,7 @@ public final class HaspClient implements AutoCloseable {
     private final HashedWheelTimer timer;
     private final ConnectionPool pool;               // null on a cluster: one connection per node instead
     private final ClusterNodes clusterNodes;          // null on a single server
+    private final DirectConnections direct;          // null on a cluster, over TLS or a Unix socket, or when off
     private final PubSub pubSub;
     private final RedisConnection pubSubConnection;   // null on a cluster: one per node instead
     private final RedisCommands commands;
@@ -93,6 +102,7 @@ public final class HaspClient implements AutoCloseable {
         long timeoutMillis = config.commandTimeout().toMillis();
         if (config.isCluster()) {
             this.pool = null;
+            this.direct = null;
             this.clusterNodes = new ClusterNodes(config, transport, timer);
             ClusterCommands cluster = new ClusterCommands(clusterNodes, seeds(config), SlotMap.empty(), timer,
                     2 * timeoutMillis);
@@ -115,7 +125,10 @@ public final class HaspClient implements AutoCloseable {
             }
             this.pool = new ConnectionPool(connections);
             this.clusterNodes = null;
-            this.commands = new DefaultRedisCommands(pool);
+            // The direct path is a plain TCP socket: not over TLS or a Unix socket.
+            this.direct = config.directConnections() > 0 && !config.tls() && config.socketPath() == null
+                    ? new DirectConnections(config, pool, timer) : null;
+            this.commands = new DefaultRedisCommands(pool, direct);
             EventLoop pubSubLoop = nextLoop(loops);
             DefaultPubSub single = new DefaultPubSub(
                     push -> new RedisConnection("pubsub", connector, pubSubLoop, timer, push), timer, timeoutMillis);
@@ -294,6 +307,9 @@ public final class HaspClient implements AutoCloseable {
             cluster.close();
         }
         locks.close();
+        if (direct != null) {
+            direct.close();
+        }
         CompletableFuture<Void> connectionsClosed = CompletableFuture.allOf(
                 pool != null ? pool.close() : clusterNodes.close(), pubSub.close());
         boolean onClientThread = ClientThreads.isClientThread(Thread.currentThread());

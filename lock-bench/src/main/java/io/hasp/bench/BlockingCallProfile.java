@@ -181,8 +181,9 @@ public final class BlockingCallProfile {
     }
 
     /**
-     * hasp's default configuration, or with {@code -Dhasp.profile.poolSize=N} and
-     * {@code -Dhasp.profile.eventLoopThreads=N} for an A/B run of those settings.
+     * hasp's default configuration, or with {@code -Dhasp.profile.poolSize=N},
+     * {@code -Dhasp.profile.eventLoopThreads=N} and {@code -Dhasp.profile.directConnections=N} for an A/B run
+     * of those settings.
      */
     private static HaspConfig haspConfig(String uri) {
         HaspConfig.Builder config = HaspConfig.builder().uri(uri);
@@ -193,6 +194,10 @@ public final class BlockingCallProfile {
         Integer loops = Integer.getInteger("hasp.profile.eventLoopThreads");
         if (loops != null) {
             config.eventLoopThreads(loops);
+        }
+        Integer direct = Integer.getInteger("hasp.profile.directConnections");
+        if (direct != null) {
+            config.directConnections(direct);
         }
         return config.build();
     }

@@ -1,13 +1,15 @@
 package io.hasp.internal;
 
 import io.hasp.HaspClient;
+import io.hasp.internal.connection.DirectConnections;
 import io.hasp.internal.lock.LockService;
 import io.hasp.internal.pubsub.PubSub;
 import io.netty.util.Timer;
 
 /**
  * The parts of a {@link HaspClient} that hasp's own modules (the read/write lock, benchmarks) and
- * tests reach, without making them API: the client's lock service, pub/sub connection and timer.
+ * tests reach, without making them API: the client's lock service, pub/sub connection, timer and direct
+ * connections.
  * {@code HaspClient} installs the one {@link Access} in its static initialiser, so any caller that
  * holds a client finds it installed. This package is not exported to users (see lock-core's
  * {@code module-info.java}).
@@ -25,6 +27,9 @@ public final class ClientInternals {
 
         /** The client's timer. */
         Timer timer(HaspClient client);
+
+        /** The client's direct connections, or {@code null} when it has none. */
+        DirectConnections directConnections(HaspClient client);
     }
 
     private static volatile Access access;
@@ -57,6 +62,15 @@ public final class ClientInternals {
     /** The timer of {@code client}: one {@code HashedWheelTimer} for leases, waits and retries. */
     public static Timer timer(HaspClient client) {
         return access(client).timer(client);
+    }
+
+    /**
+     * The direct connections of {@code client}'s blocking lock calls.
+     *
+     * @return {@code null} on a cluster, over TLS or a Unix socket, or when turned off
+     */
+    public static DirectConnections directConnections(HaspClient client) {
+        return access(client).directConnections(client);
     }
 
     private static Access access(HaspClient client) {

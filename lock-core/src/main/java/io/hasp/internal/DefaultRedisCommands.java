@@ -5,6 +5,7 @@ import io.hasp.Replies;
 import io.hasp.Reply;
 import io.hasp.Script;
 import io.hasp.internal.connection.ArgsCommand;
+import io.hasp.internal.connection.DirectConnections;
 import io.hasp.internal.connection.StringArgsCommand;
 import io.hasp.internal.pool.ConnectionPool;
 import io.hasp.internal.script.EvalShaCommand;
@@ -15,8 +16,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * The {@link RedisCommands} of a client: each call becomes one command on the next pooled
- * connection. The returned future is the command itself (no extra allocation). Thread-safe.
+ * The {@link RedisCommands} of a single-server client: each call becomes one command on the next pooled
+ * connection. The returned future is the command itself (no extra allocation). A script sent by a
+ * thread inside a blocking lock call ({@link CallerWaits}) runs on a {@link DirectConnections direct
+ * connection} when one is at hand: the future is then complete on return. Thread-safe.
  */
 public final class DefaultRedisCommands implements RedisCommands {
 
@@ -32,18 +35,25 @@ public final class DefaultRedisCommands implements RedisCommands {
     private static final CommandName PING = CommandName.of("PING");
 
     private final ConnectionPool pool;
+    private final DirectConnections direct;
     private final ConcurrentMap<String, CommandName> names = new ConcurrentHashMap<>();
 
     /**
      * @param pool the connections commands are sent on
+     * @param direct the direct connections of blocking lock calls, or {@code null} for none
      */
-    public DefaultRedisCommands(ConnectionPool pool) {
+    public DefaultRedisCommands(ConnectionPool pool, DirectConnections direct) {
         this.pool = pool;
+        this.direct = direct;
     }
 
     @Override
     public <T> CompletableFuture<T> evalsha(Script script, Reply<T> reply, List<String> keys, Object... args) {
-        return pool.next().dispatch(new EvalShaCommand<T>(script, reply, keys, args));
+        EvalShaCommand<T> command = new EvalShaCommand<>(script, reply, keys, args);
+        if (direct != null && CallerWaits.active() && direct.tryCall(command)) {
+            return command;
+        }
+        return pool.next().dispatch(command);
     }
 
     @Override

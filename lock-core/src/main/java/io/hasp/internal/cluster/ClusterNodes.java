@@ -66,7 +66,7 @@ public final class ClusterNodes {
     private Node open(NodeAddress address) {
         RedisConnection connection = new RedisConnection("node", connector(address),
                 (EventLoop) transport.group().next(), timer, null);
-        Node node = new Node(connection, new DefaultRedisCommands(new ConnectionPool(List.of(connection))));
+        Node node = new Node(connection, new DefaultRedisCommands(new ConnectionPool(List.of(connection)), null));
         connection.addListener(new ConnectionListener() {
             @Override
             public void connected(RedisConnection c, boolean reconnect) {

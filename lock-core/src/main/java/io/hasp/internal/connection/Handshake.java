@@ -49,7 +49,32 @@ final class Handshake {
      *     credentials are refused, {@link RedisConnectionException} otherwise
      */
     static CompletableFuture<Void> run(RedisConnection connection, CommandHandler handler) {
-        HaspConfig config = connection.config();
+        List<Step> steps = steps(connection.config());
+        CompletableFuture<?>[] replies = new CompletableFuture<?>[steps.size()];
+        for (int i = 0; i < steps.size(); i++) {
+            Step step = steps.get(i);
+            connection.startHandshakeDeadline(step.command);
+            handler.write(step.command);
+            replies[i] = step.command.handle((reply, failure) -> {
+                Throwable problem = step.check(connection, reply, failure);
+                if (problem != null) {
+                    throw new CompletionException(problem);
+                }
+                return reply;
+            });
+        }
+        handler.flush();
+        connection.sweepHandshake(handler);
+        return CompletableFuture.allOf(replies);
+    }
+
+    /**
+     * The handshake's commands for {@code config}, new ones each call, in the order they are written.
+     *
+     * @param config the client's configuration
+     * @return at least one step
+     */
+    static List<Step> steps(HaspConfig config) {
         List<Step> steps = new ArrayList<>(3);
         String user = config.username() != null ? config.username() : "default";
         if (config.protocol() == HaspConfig.Protocol.RESP3) {
@@ -81,29 +106,10 @@ final class Handshake {
         if (steps.isEmpty()) {   // ready means the server answered
             steps.add(new Step("PING", new ArgsCommand<>(Replies.VALUE, PING), false, Expected.PONG));
         }
-        CompletableFuture<?>[] replies = new CompletableFuture<?>[steps.size()];
-        for (int i = 0; i < steps.size(); i++) {
-            Step step = steps.get(i);
-            connection.startHandshakeDeadline(step.command);
-            handler.write(step.command);
-            replies[i] = step.command.handle((reply, failure) -> {
-                if (failure != null) {
-                    throw new CompletionException(classify(connection, step, failure));
-                }
-                if (!step.expected.matches(reply)) {
-                    throw new CompletionException(new RedisProtocolException(connection + ": handshake " + step.label
-                            + " answered " + describe(reply) + " (expected: " + step.expected.description
-                            + "); is this a Redis server?", null));
-                }
-                return reply;
-            });
-        }
-        handler.flush();
-        connection.sweepHandshake(handler);
-        return CompletableFuture.allOf(replies);
+        return steps;
     }
 
-    private static Throwable classify(RedisConnection connection, Step step, Throwable failure) {
+    private static Throwable classify(Object connection, Step step, Throwable failure) {
         if (failure instanceof RedisServerException) {
             RedisServerException server = (RedisServerException) failure;
             String code = server.code();
@@ -169,7 +175,8 @@ final class Handshake {
         abstract boolean matches(RespValue reply);
     }
 
-    private static final class Step {
+    /** One handshake command and what its reply must be. */
+    static final class Step {
         final String label;
         final ArgsCommand<RespValue> command;
         final boolean authenticates;
@@ -180,6 +187,26 @@ final class Handshake {
             this.command = command;
             this.authenticates = authenticates;
             this.expected = expected;
+        }
+
+        /**
+         * Checks this step's outcome.
+         *
+         * @param connection the connection, for messages
+         * @param reply the reply, when there is one
+         * @param failure the failure, or {@code null}
+         * @return {@code null} when the server accepted the step; otherwise a {@link RedisAuthException},
+         *     {@link RedisProtocolException} or {@link RedisConnectionException} saying why not
+         */
+        Throwable check(Object connection, RespValue reply, Throwable failure) {
+            if (failure != null) {
+                return classify(connection, this, failure);
+            }
+            if (!expected.matches(reply)) {
+                return new RedisProtocolException(connection + ": handshake " + label + " answered " + describe(reply)
+                        + " (expected: " + expected.description + "); is this a Redis server?", null);
+            }
+            return null;
         }
     }
 }

@@ -12,6 +12,7 @@ import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import io.netty.util.TimerTask;
 import io.netty.util.internal.PlatformDependent;
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Queue;
@@ -70,6 +71,7 @@ public final class RedisConnection {
 
     private volatile boolean ready;
     private volatile boolean closed;
+    private volatile InetSocketAddress remoteAddress;
 
     /**
      * Creates a connection (not yet connected; see {@link #start()}).
@@ -113,6 +115,14 @@ public final class RedisConnection {
     /** @return whether the connection is connected and past its handshake (a snapshot) */
     public boolean isReady() {
         return ready;
+    }
+
+    /**
+     * @return the TCP address the last channel connected to (the host name already looked up), or
+     *     {@code null} before the first connect and over a Unix socket
+     */
+    public InetSocketAddress remoteAddress() {
+        return remoteAddress;
     }
 
     /**
@@ -231,6 +241,7 @@ public final class RedisConnection {
         everConnected = true;
         channel = ch;
         handler = fresh;
+        remoteAddress = ch.remoteAddress() instanceof InetSocketAddress inet ? inet : null;
         ready = true;
         ch.closeFuture().addListener(f -> channelClosed(ch));
         for (ConnectionListener listener : listeners) {

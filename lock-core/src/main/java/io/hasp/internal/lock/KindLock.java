@@ -1,6 +1,7 @@
 package io.hasp.internal.lock;
 
 import io.hasp.RedisCommands;
+import io.hasp.internal.CallerWaits;
 import io.hasp.internal.Futures;
 import io.hasp.internal.ParkingFuture;
 import io.hasp.lock.HaspLock;
@@ -121,7 +122,12 @@ public class KindLock implements HaspLock {
     public boolean tryLock() {
         LockOwner owner = currentOwner();
         checkBlockingAllowed();
-        return awaitUninterruptibly(service.tryAcquire(kind, name, owner, WATCHDOG, 0), owner);
+        boolean outer = CallerWaits.enter();
+        try {
+            return awaitUninterruptibly(service.tryAcquire(kind, name, owner, WATCHDOG, 0), owner);
+        } finally {
+            CallerWaits.exit(outer);
+        }
     }
 
     @Override
@@ -154,7 +160,13 @@ public class KindLock implements HaspLock {
 
     @Override
     public void unlock() {
-        join(service.release(kind, name, currentOwner()));
+        LockOwner owner = currentOwner();
+        boolean outer = CallerWaits.enter();
+        try {
+            join(service.release(kind, name, owner));
+        } finally {
+            CallerWaits.exit(outer);
+        }
     }
 
     @Override
@@ -324,13 +336,27 @@ public class KindLock implements HaspLock {
     private boolean acquireBlocking(long leaseMillis, long waitNanos) throws InterruptedException {
         LockOwner owner = currentOwner();
         checkBlockingAllowed();
-        return await(service.tryAcquire(kind, name, owner, leaseMillis, waitNanos), owner, true);
+        if (Thread.interrupted()) {
+            throw new InterruptedException();   // Lock's contract: interrupted on entry; nothing was sent
+        }
+        // A bounded wait's thread reads a reply itself only until the wait ends, as it would wait parked.
+        boolean outer = CallerWaits.enter(waitNanos > 0 ? Math.max(1, System.nanoTime() + waitNanos) : 0);
+        try {
+            return await(service.tryAcquire(kind, name, owner, leaseMillis, waitNanos), owner, true);
+        } finally {
+            CallerWaits.exit(outer);
+        }
     }
 
     private void lockUninterruptibly(long leaseMillis) {
         LockOwner owner = currentOwner();
         checkBlockingAllowed();
-        awaitUninterruptibly(service.tryAcquire(kind, name, owner, leaseMillis, NO_WAIT), owner);
+        boolean outer = CallerWaits.enter();
+        try {
+            awaitUninterruptibly(service.tryAcquire(kind, name, owner, leaseMillis, NO_WAIT), owner);
+        } finally {
+            CallerWaits.exit(outer);
+        }
     }
 
     private boolean awaitUninterruptibly(CompletableFuture<Boolean> acquiring, LockOwner owner) {
@@ -353,6 +379,11 @@ public class KindLock implements HaspLock {
     private boolean await(CompletableFuture<Boolean> acquiring, LockOwner owner, boolean interruptible)
             throws InterruptedException {
         try {
+            if (interruptible && Thread.interrupted()) {
+                // Interrupted while acquiring, also while its thread read the reply itself on a direct
+                // connection (a socket read does not end at an interrupt): what was granted is given back.
+                throw new InterruptedException();
+            }
             // The service's own futures are waited for by parking, without a waiter node per wait.
             return acquiring instanceof ParkingFuture<Boolean> parking ? parking.await(interruptible) : acquiring.get();
         } catch (InterruptedException e) {

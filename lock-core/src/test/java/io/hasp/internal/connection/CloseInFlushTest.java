@@ -53,7 +53,7 @@ class CloseInFlushTest {
         rig = new ClientRig(config, 1);
         connection = rig.connect(config);
         connection.eventLoop().submit(() -> connection.channel().pipeline().addFirst(closer)).get(30, TimeUnit.SECONDS);
-        commands = new DefaultRedisCommands(new ConnectionPool(List.of(connection)));
+        commands = new DefaultRedisCommands(new ConnectionPool(List.of(connection)), null);
     }
 
     @AfterEach

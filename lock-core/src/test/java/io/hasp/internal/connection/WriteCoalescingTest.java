@@ -54,7 +54,7 @@ class WriteCoalescingTest {
         rig = new ClientRig(config, 1);
         connection = rig.connect(config);
         connection.eventLoop().submit(() -> connection.channel().pipeline().addFirst(counter)).get(30, TimeUnit.SECONDS);
-        commands = new DefaultRedisCommands(new ConnectionPool(List.of(connection)));
+        commands = new DefaultRedisCommands(new ConnectionPool(List.of(connection)), null);
     }
 
     @AfterEach

@@ -1,0 +1,280 @@
+package io.hasp.internal.connection;
+
+import io.hasp.HaspConfig;
+import io.hasp.RedisClosedException;
+import io.hasp.RedisConnectionException;
+import io.hasp.RedisException;
+import io.hasp.RedisProtocolException;
+import io.hasp.internal.CallerWaits;
+import io.hasp.internal.pool.ConnectionPool;
+import io.hasp.resp.RespProtocolException;
+import io.netty.util.Timer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The caller-runs path of a single-server client: up to {@link HaspConfig#directConnections()} plain
+ * blocking sockets, lent one at a time to a thread that would otherwise hand its command to the event
+ * loop and park until the loop hands the reply back. The thread writes the command and reads the reply
+ * itself, which saves the two thread hand-offs of every round trip (see the blocking-path notes in
+ * {@code lock-bench/results/blocking-path/}).
+ *
+ * <p>It only ever takes a command it can run at once: {@link #tryCall} answers {@code false}, having
+ * sent nothing, on a client thread (which must never block), when more threads of the JVM are inside
+ * blocking lock calls than there are direct connections (then the event loop, batching their commands,
+ * costs less CPU per call, and CPU is what bounds the rate), when the multiplexed connections are down
+ * (they wait for the reconnect, this path does not), when every direct connection is lent out, or for a
+ * while after a direct connection could not be opened; the caller then dispatches the command on the
+ * multiplexed pool as usual. Once a command is
+ * written here, its failures are those of a multiplexed connection: {@link io.hasp.RedisTimeoutException}
+ * when no reply came within the command timeout, {@link RedisConnectionException} when the link
+ * failed with the command in flight (never re-sent: the lock engine decides what a lost reply means),
+ * {@link RedisProtocolException} for a malformed reply, {@link RedisClosedException} once the client
+ * closes. A connection that failed is closed, never reused. A missing script is loaded and the command
+ * sent again on a multiplexed connection.
+ *
+ * <p>Connections open lazily, on the caller's thread, to the address the multiplexed connections
+ * reached (no host name lookup here). When a multiplexed connection is lost, every idle direct
+ * connection is closed and those lent out are closed when they come back: after a server restart no
+ * stale socket is handed out. Thread-safe.
+ */
+public final class DirectConnections {
+
+    private static final Logger log = LoggerFactory.getLogger(DirectConnections.class);
+
+    private final HaspConfig config;
+    private final ConnectionPool pool;
+    private final int max;
+    private final Timer timer;
+    private final long timeoutMillis;
+    private final long timeoutNanos;
+    private final long sweepNanos;
+    private final long openPauseNanos;
+    private final ConcurrentLinkedDeque<DirectConnection> idle = new ConcurrentLinkedDeque<>();
+    private final Set<DirectConnection> open = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger count = new AtomicInteger();
+    private final AtomicInteger opened = new AtomicInteger();
+    private final AtomicLong generation = new AtomicLong();
+    private final AtomicLong calls = new AtomicLong();
+    private volatile long noOpenUntilNanos = System.nanoTime();
+    private final AtomicBoolean sweeping = new AtomicBoolean();
+    private volatile boolean closed;
+
+    /**
+     * @param config the client's configuration ({@link HaspConfig#directConnections()} &gt; 0)
+     * @param pool the multiplexed connections: their state gates this path, their address is used,
+     *     and a command's recovery runs on them
+     * @param timer the client's timer, which runs the sweep that ends calls past their deadline
+     */
+    public DirectConnections(HaspConfig config, ConnectionPool pool, Timer timer) {
+        this.config = config;
+        this.pool = pool;
+        this.timer = timer;
+        this.max = config.directConnections();
+        this.timeoutMillis = Math.max(1, config.commandTimeout().toMillis());
+        this.timeoutNanos = config.commandTimeout().toNanos();
+        this.openPauseNanos = config.reconnectMaxDelay().toNanos();
+        // A call past its deadline is closed within a timer tick of it, as a multiplexed command times out.
+        this.sweepNanos = config.timerTick().toNanos();
+        ConnectionListener onLoss = new ConnectionListener() {
+            @Override
+            public void connected(RedisConnection connection, boolean reconnect) {
+            }
+
+            @Override
+            public void disconnected(RedisConnection connection) {
+                retireAll();
+            }
+        };
+        for (RedisConnection connection : pool.connections()) {
+            connection.addListener(onLoss);
+        }
+    }
+
+    /**
+     * Runs {@code command} on a direct connection on the calling thread, if one is at hand.
+     *
+     * @param command the command, not dispatched anywhere yet
+     * @return {@code true} when the command was taken (it is complete on return, or, recovering a
+     *     missing script, completes from a multiplexed connection); {@code false} when nothing was sent
+     *     and the caller must dispatch it
+     */
+    public boolean tryCall(Command<?> command) {
+        if (closed || ClientThreads.isClientThread(Thread.currentThread())) {
+            return false;   // a client thread never blocks on a socket: its work waits behind it
+        }
+        if (CallerWaits.threads() > max) {
+            // More blocking callers than direct connections: the event loop, batching their commands, costs
+            // less CPU per call than a round trip of each thread's own, and CPU is then what bounds the rate.
+            return false;
+        }
+        long callerDeadline = CallerWaits.deadline();
+        if (callerDeadline != 0 && callerDeadline - System.nanoTime() <= 0) {
+            return false;   // the call's wait is over (e.g. a rollback after it): the command timeout applies
+        }
+        RedisConnection fallback = pool.next();
+        InetSocketAddress address = fallback.remoteAddress();
+        if (!fallback.isReady() || address == null) {
+            return false;   // down: the command waits for the reconnect there
+        }
+        DirectConnection connection = idle.pollFirst();
+        if (connection == null && (connection = openOne(address)) == null) {
+            return false;
+        }
+        fallback.startDeadline(command);
+        calls.incrementAndGet();
+        long start = System.nanoTime();
+        long deadline = start + timeoutNanos;
+        if (callerDeadline != 0 && callerDeadline - deadline < 0) {
+            deadline = callerDeadline;   // a bounded tryLock: not read past its wait
+        }
+        connection.startCall(deadline);
+        try {
+            connection.call(command, fallback);
+        } catch (IOException e) {
+            if (connection.timedOut()) {
+                command.expire(Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - start)));
+            } else {
+                command.fail(closed ? new RedisClosedException(connection + ": client closed")
+                        : new RedisConnectionException(connection + ": connection lost with " + command.name()
+                                + " in flight: " + e.getMessage(), e));
+            }
+            retire(connection);
+            return true;
+        } catch (RespProtocolException e) {
+            command.fail(new RedisProtocolException(connection + ": malformed reply to " + command.name()
+                    + ", closing the connection: " + e.getMessage(), e));
+            retire(connection);
+            return true;
+        } catch (RuntimeException e) {
+            command.fail(e);
+            retire(connection);
+            return true;
+        }
+        connection.endCall();
+        if (closed || connection.generation != generation.get()) {
+            retire(connection);
+        } else {
+            idle.offerFirst(connection);
+            if (closed && idle.remove(connection)) {   // close() ran between the check and the offer
+                retire(connection);
+            }
+        }
+        return true;
+    }
+
+    private DirectConnection openOne(InetSocketAddress address) {
+        if (System.nanoTime() - noOpenUntilNanos < 0) {
+            return null;
+        }
+        int n;
+        do {
+            n = count.get();
+            if (n >= max) {
+                return null;
+            }
+        } while (!count.compareAndSet(n, n + 1));
+        long born = generation.get();
+        DirectConnection connection = null;
+        try {
+            connection = DirectConnection.connect(address, config,
+                    "direct-" + opened.incrementAndGet() + " " + address.getHostString() + ":" + address.getPort(), born);
+            open.add(connection);
+            startSweep();
+            connection.startCall(System.nanoTime() + timeoutNanos);
+            connection.handshake(config);
+            connection.endCall();
+            if (closed) {
+                retire(connection);
+                return null;
+            }
+            return connection;
+        } catch (IOException | RedisException e) {
+            if (connection == null) {
+                count.decrementAndGet();
+            } else {
+                retire(connection);
+            }
+            noOpenUntilNanos = System.nanoTime() + openPauseNanos;
+            log.debug("hasp: cannot open a direct connection to {}, using the multiplexed ones for {} ms: {}",
+                    address, TimeUnit.NANOSECONDS.toMillis(openPauseNanos), e.getMessage());
+            return null;
+        }
+    }
+
+    /** Starts the deadline sweep once, with the first connection; it runs until the client closes. */
+    private void startSweep() {
+        if (sweeping.compareAndSet(false, true)) {
+            scheduleSweep();
+        }
+    }
+
+    private void scheduleSweep() {
+        if (closed) {
+            return;
+        }
+        try {
+            timer.newTimeout(t -> sweep(), sweepNanos, TimeUnit.NANOSECONDS);
+        } catch (IllegalStateException timerStopped) {
+            // the client is closing: close() ends every call
+        }
+    }
+
+    /** Timer thread: closes the sockets of calls past their deadline; their callers fail with a timeout. */
+    private void sweep() {
+        long now = System.nanoTime();
+        for (DirectConnection connection : open) {
+            if (connection.expire(now)) {
+                log.debug("{}: no reply within {} ms, closing the connection", connection, timeoutMillis);
+            }
+        }
+        scheduleSweep();
+    }
+
+    private void retire(DirectConnection connection) {
+        if (open.remove(connection)) {
+            count.decrementAndGet();
+        }
+        connection.close();
+    }
+
+    /** A multiplexed connection was lost: no idle direct connection is trusted any longer. */
+    private void retireAll() {
+        generation.incrementAndGet();
+        DirectConnection connection;
+        while ((connection = idle.pollFirst()) != null) {
+            retire(connection);
+        }
+    }
+
+    /** @return how many direct connections are open (idle or lent out); for tests and monitoring */
+    public int openConnections() {
+        return count.get();
+    }
+
+    /** @return how many commands were run on direct connections since the client started */
+    public long calls() {
+        return calls.get();
+    }
+
+    /**
+     * Closes every direct connection; a caller blocked on one fails with {@link RedisClosedException}.
+     * Idempotent.
+     */
+    public void close() {
+        closed = true;
+        idle.clear();
+        for (DirectConnection connection : open) {
+            retire(connection);
+        }
+    }
+}
