@@ -23,6 +23,7 @@ public final class CallerWaits {
     /** The current thread's blocking call. */
     private static final class Call {
         boolean active;
+        boolean turn;         // the call's own first script may still go direct
         long deadlineNanos;   // 0: none but the command timeout
     }
 
@@ -51,6 +52,7 @@ public final class CallerWaits {
         boolean outer = call.active;
         if (!outer) {
             call.active = true;
+            call.turn = true;
             call.deadlineNanos = deadlineNanos;
             THREADS.incrementAndGet();
         }
@@ -66,9 +68,26 @@ public final class CallerWaits {
         if (!outer) {
             Call call = CALL.get();
             call.active = false;
+            call.turn = false;
             call.deadlineNanos = 0;
             THREADS.decrementAndGet();
         }
+    }
+
+    /**
+     * Takes the current blocking call's one turn on a direct connection: its first script. What else runs
+     * on the thread inside the call (another thread's acquire woken by this unlock, a rollback) goes
+     * through the event loop.
+     *
+     * @return {@code true} once per blocking call, when the thread is inside one
+     */
+    public static boolean takeTurn() {
+        Call call = CALL.get();
+        if (!call.active || !call.turn) {
+            return false;
+        }
+        call.turn = false;
+        return true;
     }
 
     /** @return whether the current thread is inside a blocking lock call */

@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One plain blocking socket to the server on which a caller thread runs its own commands, one at a
@@ -27,6 +28,8 @@ import java.util.concurrent.CompletionException;
 final class DirectConnection implements AutoCloseable {
 
     private static final int READ_CHUNK = 512;
+    private static final long IDLE = 0;
+    private static final long EXPIRED = Long.MIN_VALUE;
 
     private final Socket socket;
     private final InputStream in;
@@ -38,8 +41,9 @@ final class DirectConnection implements AutoCloseable {
     private final ReplyDecoder replies = new ReplyDecoder();
     private final ByteBuf outBuffer = Unpooled.buffer(256);
     private final ByteBuf inBuffer = Unpooled.buffer(READ_CHUNK);
-    private volatile long deadlineNanos;   // 0 while idle
-    private volatile boolean timedOut;
+    /** The current call's deadline; {@link #IDLE} between calls, {@link #EXPIRED} once the sweep closed it. */
+    private final AtomicLong deadline = new AtomicLong(IDLE);
+    private volatile long lastUsedNanos = System.nanoTime();
 
     private DirectConnection(Socket socket, String label, long generation) throws IOException {
         this.socket = socket;
@@ -50,24 +54,22 @@ final class DirectConnection implements AutoCloseable {
     }
 
     /**
-     * Connects, within the connect timeout (at most the command timeout); the handshake follows.
+     * Connects within {@code timeoutMillis}; the handshake follows.
      *
      * @param address the server's address, already looked up
-     * @param config the client's configuration
+     * @param timeoutMillis the connect timeout
      * @param label a name for messages
      * @param generation the pool's generation
      * @return the connected socket's connection
      * @throws IOException when the connection cannot be opened
      */
-    static DirectConnection connect(InetSocketAddress address, HaspConfig config, String label, long generation)
+    static DirectConnection connect(InetSocketAddress address, long timeoutMillis, String label, long generation)
             throws IOException {
         Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
             socket.setKeepAlive(true);
-            int timeout = (int) Math.min(Integer.MAX_VALUE,
-                    Math.max(1, Math.min(config.connectTimeout().toMillis(), config.commandTimeout().toMillis())));
-            socket.connect(address, timeout);
+            socket.connect(address, (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeoutMillis)));
             // No SO_TIMEOUT: a timed read costs two more system calls per reply (a read that would block, a
             // poll); reads are bounded by the deadline DirectConnections' sweep enforces instead.
             return new DirectConnection(socket, label, generation);
@@ -82,12 +84,24 @@ final class DirectConnection implements AutoCloseable {
      * closes the socket under it.
      */
     void startCall(long deadlineNanos) {
-        this.deadlineNanos = deadlineNanos == 0 ? 1 : deadlineNanos;
+        deadline.set(deadlineNanos == IDLE || deadlineNanos == EXPIRED ? 1 : deadlineNanos);
     }
 
-    /** Marks the call as ended: nothing to time out while the connection is idle. */
-    void endCall() {
-        this.deadlineNanos = 0;
+    /**
+     * Marks the call as ended: nothing to time out while the connection is idle.
+     *
+     * @return {@code false} when the sweep expired the call first (the socket is closed or about to be):
+     *     the connection must not be used again
+     */
+    boolean endCall() {
+        long current = deadline.get();
+        lastUsedNanos = System.nanoTime();
+        return current != EXPIRED && deadline.compareAndSet(current, IDLE);
+    }
+
+    /** @return the {@link System#nanoTime()} of the end of the last call */
+    long lastUsedNanos() {
+        return lastUsedNanos;
     }
 
     /**
@@ -97,18 +111,17 @@ final class DirectConnection implements AutoCloseable {
      * @return {@code true} when it was closed
      */
     boolean expire(long now) {
-        long deadline = deadlineNanos;
-        if (deadline == 0 || now - deadline < 0) {
-            return false;
+        long current = deadline.get();
+        if (current == IDLE || current == EXPIRED || now - current < 0 || !deadline.compareAndSet(current, EXPIRED)) {
+            return false;   // idle, already expired, in time, or ended (or restarted) just now
         }
-        timedOut = true;
         close();
         return true;
     }
 
     /** @return whether {@link #expire} closed the connection under a call */
     boolean timedOut() {
-        return timedOut;
+        return deadline.get() == EXPIRED;
     }
 
     /**

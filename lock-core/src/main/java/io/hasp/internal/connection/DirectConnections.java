@@ -50,12 +50,18 @@ import org.slf4j.LoggerFactory;
 public final class DirectConnections {
 
     private static final Logger log = LoggerFactory.getLogger(DirectConnections.class);
+    /**
+     * How long an idle direct connection is kept. Nothing reads a socket between calls, so it cannot notice
+     * the server's idle timeout, a NAT's or load balancer's cut, or a restart the way a multiplexed
+     * connection does; one unused for 5 s is closed rather than trusted (server and NAT idle limits are
+     * longer), and a fresh one costs one round trip more, when calls are that sparse.
+     */
+    static final long MAX_IDLE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final HaspConfig config;
     private final ConnectionPool pool;
     private final int max;
     private final Timer timer;
-    private final long timeoutMillis;
     private final long timeoutNanos;
     private final long sweepNanos;
     private final long openPauseNanos;
@@ -80,7 +86,6 @@ public final class DirectConnections {
         this.pool = pool;
         this.timer = timer;
         this.max = config.directConnections();
-        this.timeoutMillis = Math.max(1, config.commandTimeout().toMillis());
         this.timeoutNanos = config.commandTimeout().toNanos();
         this.openPauseNanos = config.reconnectMaxDelay().toNanos();
         // A call past its deadline is closed within a timer tick of it, as a multiplexed command times out.
@@ -109,40 +114,49 @@ public final class DirectConnections {
      *     and the caller must dispatch it
      */
     public boolean tryCall(Command<?> command) {
-        if (closed || ClientThreads.isClientThread(Thread.currentThread())) {
+        Thread current = Thread.currentThread();
+        if (closed || ClientThreads.isClientThread(current)) {
             return false;   // a client thread never blocks on a socket: its work waits behind it
+        }
+        if (current.isInterrupted()) {
+            // A virtual thread's socket read ends at an interrupt by closing the socket, with the script
+            // written: a lost reply. A parked wait on the event loop's reply keeps it.
+            return false;
+        }
+        if (!CallerWaits.takeTurn()) {
+            return false;   // not a blocking call's own script (e.g. another thread's acquire woken inline)
         }
         if (CallerWaits.threads() > max) {
             // More blocking callers than direct connections: the event loop, batching their commands, costs
             // less CPU per call than a round trip of each thread's own, and CPU is then what bounds the rate.
             return false;
         }
+        long now = System.nanoTime();
         long callerDeadline = CallerWaits.deadline();
-        if (callerDeadline != 0 && callerDeadline - System.nanoTime() <= 0) {
-            return false;   // the call's wait is over (e.g. a rollback after it): the command timeout applies
+        if (callerDeadline != 0 && callerDeadline - now <= 0) {
+            return false;   // the call's wait is over: the command timeout applies, on the multiplexed path
         }
         RedisConnection fallback = pool.next();
         InetSocketAddress address = fallback.remoteAddress();
         if (!fallback.isReady() || address == null) {
             return false;   // down: the command waits for the reconnect there
         }
-        DirectConnection connection = idle.pollFirst();
-        if (connection == null && (connection = openOne(address)) == null) {
+        long deadline = now + timeoutNanos;
+        if (callerDeadline != 0 && callerDeadline - deadline < 0) {
+            deadline = callerDeadline;   // a bounded tryLock: not read past its wait
+        }
+        DirectConnection connection = borrow(now);
+        if (connection == null && (connection = openOne(address, deadline)) == null) {
             return false;
         }
         fallback.startDeadline(command);
         calls.incrementAndGet();
-        long start = System.nanoTime();
-        long deadline = start + timeoutNanos;
-        if (callerDeadline != 0 && callerDeadline - deadline < 0) {
-            deadline = callerDeadline;   // a bounded tryLock: not read past its wait
-        }
         connection.startCall(deadline);
         try {
             connection.call(command, fallback);
         } catch (IOException e) {
             if (connection.timedOut()) {
-                command.expire(Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - start)));
+                command.expire(Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - now)));
             } else {
                 command.fail(closed ? new RedisClosedException(connection + ": client closed")
                         : new RedisConnectionException(connection + ": connection lost with " + command.name()
@@ -159,20 +173,48 @@ public final class DirectConnections {
             command.fail(e);
             retire(connection);
             return true;
-        }
-        connection.endCall();
-        if (closed || connection.generation != generation.get()) {
+        } catch (Error e) {
             retire(connection);
-        } else {
-            idle.offerFirst(connection);
-            if (closed && idle.remove(connection)) {   // close() ran between the check and the offer
-                retire(connection);
-            }
+            throw e;
         }
+        giveBack(connection);
         return true;
     }
 
-    private DirectConnection openOne(InetSocketAddress address) {
+    /**
+     * The most recently used idle connection that can still be trusted; older ones and those of an earlier
+     * generation are closed on the way.
+     */
+    private DirectConnection borrow(long now) {
+        DirectConnection connection;
+        while ((connection = idle.pollFirst()) != null) {
+            if (connection.generation == generation.get() && now - connection.lastUsedNanos() < MAX_IDLE_NANOS) {
+                return connection;
+            }
+            retire(connection);
+        }
+        return null;
+    }
+
+    /** Back to the idle ones, unless the call ran over its deadline, the client closed or a loss retired it. */
+    private void giveBack(DirectConnection connection) {
+        if (!connection.endCall() || closed || connection.generation != generation.get()) {
+            retire(connection);
+            return;
+        }
+        idle.offerFirst(connection);
+        // close() or retireAll() may have run between the checks and the offer: they must not miss it.
+        if ((closed || connection.generation != generation.get()) && idle.remove(connection)) {
+            retire(connection);
+        }
+    }
+
+    /**
+     * Opens a connection if the limit allows, within {@code deadline} (connect and handshake).
+     *
+     * @return the connection, or {@code null} when none could be opened (nothing was sent)
+     */
+    private DirectConnection openOne(InetSocketAddress address, long deadline) {
         if (System.nanoTime() - noOpenUntilNanos < 0) {
             return null;
         }
@@ -185,29 +227,40 @@ public final class DirectConnections {
         } while (!count.compareAndSet(n, n + 1));
         long born = generation.get();
         DirectConnection connection = null;
+        boolean ready = false;
         try {
-            connection = DirectConnection.connect(address, config,
+            long connectMillis = Math.min(config.connectTimeout().toMillis(),
+                    TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+            connection = DirectConnection.connect(address, connectMillis,
                     "direct-" + opened.incrementAndGet() + " " + address.getHostString() + ":" + address.getPort(), born);
             open.add(connection);
-            startSweep();
-            connection.startCall(System.nanoTime() + timeoutNanos);
-            connection.handshake(config);
-            connection.endCall();
             if (closed) {
-                retire(connection);
+                return null;   // close() may have walked the set before the add
+            }
+            startSweep();
+            connection.startCall(deadline);
+            connection.handshake(config);
+            if (!connection.endCall()) {
                 return null;
             }
-            return connection;
-        } catch (IOException | RedisException e) {
-            if (connection == null) {
-                count.decrementAndGet();
-            } else {
-                retire(connection);
+            ready = !closed;
+            return ready ? connection : null;
+        } catch (IOException | RuntimeException e) {
+            if (!Thread.currentThread().isInterrupted()) {
+                // A server that lets the multiplexed connections in but not this one: leave it alone a while.
+                noOpenUntilNanos = System.nanoTime() + openPauseNanos;
             }
-            noOpenUntilNanos = System.nanoTime() + openPauseNanos;
-            log.debug("hasp: cannot open a direct connection to {}, using the multiplexed ones for {} ms: {}",
-                    address, TimeUnit.NANOSECONDS.toMillis(openPauseNanos), e.getMessage());
+            log.debug("hasp: cannot open a direct connection to {}, using the multiplexed ones for now: {}",
+                    address, e.toString());
             return null;
+        } finally {
+            if (!ready) {
+                if (connection == null) {
+                    count.decrementAndGet();
+                } else {
+                    retire(connection);
+                }
+            }
         }
     }
 
@@ -229,12 +282,20 @@ public final class DirectConnections {
         }
     }
 
-    /** Timer thread: closes the sockets of calls past their deadline; their callers fail with a timeout. */
+    /**
+     * Timer thread: closes the sockets of calls past their deadline (their callers fail with a timeout), and
+     * the idle connections unused for {@link #MAX_IDLE_NANOS}.
+     */
     private void sweep() {
         long now = System.nanoTime();
         for (DirectConnection connection : open) {
             if (connection.expire(now)) {
-                log.debug("{}: no reply within {} ms, closing the connection", connection, timeoutMillis);
+                log.debug("{}: no reply by the call's deadline, closing the connection", connection);
+            }
+        }
+        for (DirectConnection connection : idle) {
+            if (now - connection.lastUsedNanos() >= MAX_IDLE_NANOS && idle.remove(connection)) {
+                retire(connection);
             }
         }
         scheduleSweep();

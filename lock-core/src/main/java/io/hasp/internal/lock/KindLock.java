@@ -30,6 +30,8 @@ public class KindLock implements HaspLock {
 
     private static final long NO_WAIT = -1;
     private static final long WATCHDOG = -1;
+    /** Waits longer than this (a year) are no deadline for a direct connection's read: the sum would overflow. */
+    private static final long MAX_TRACKED_WAIT_NANOS = TimeUnit.DAYS.toNanos(365);
 
     /** The API a lock class implements ("HaspLock", "ModeLock"), once per class, for errors and toString. */
     private static final ClassValue<String> API_NAMES = new ClassValue<>() {
@@ -340,7 +342,8 @@ public class KindLock implements HaspLock {
             throw new InterruptedException();   // Lock's contract: interrupted on entry; nothing was sent
         }
         // A bounded wait's thread reads a reply itself only until the wait ends, as it would wait parked.
-        boolean outer = CallerWaits.enter(waitNanos > 0 ? Math.max(1, System.nanoTime() + waitNanos) : 0);
+        boolean outer = CallerWaits.enter(waitNanos > 0 && waitNanos < MAX_TRACKED_WAIT_NANOS
+                ? Math.max(1, System.nanoTime() + waitNanos) : 0);
         try {
             return await(service.tryAcquire(kind, name, owner, leaseMillis, waitNanos), owner, true);
         } finally {

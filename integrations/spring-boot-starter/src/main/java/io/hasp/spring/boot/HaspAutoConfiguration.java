@@ -66,6 +66,9 @@ public class HaspAutoConfiguration {
         if (hasp.getPoolSize() != null) {
             b.poolSize(hasp.getPoolSize());
         }
+        if (hasp.getDirectConnections() != null) {
+            b.directConnections(hasp.getDirectConnections());
+        }
         if (hasp.getTopologyRefresh() != null) {
             b.topologyRefresh(hasp.getTopologyRefresh());
         }

@@ -15,6 +15,7 @@ public class HaspProperties {
     private Duration commandTimeout;
     private Duration connectTimeout;
     private Integer poolSize;
+    private Integer directConnections;
     private Duration topologyRefresh;
 
     /** @return the lease the watchdog keeps renewing for locks taken without one (default 30 s) */
@@ -58,6 +59,22 @@ public class HaspProperties {
             throw new IllegalArgumentException("pool size: " + poolSize + " (expected: >= 1)");
         }
         this.poolSize = poolSize;
+    }
+
+    /**
+     * @return the most direct connections of blocking lock calls (see
+     *     {@code HaspConfig.Builder.directConnections}); null: hasp's default (8)
+     */
+    public Integer getDirectConnections() {
+        return directConnections;
+    }
+
+    /** @param directConnections the most direct connections, 0 (none) to 1024 */
+    public void setDirectConnections(Integer directConnections) {
+        if (directConnections != null && (directConnections < 0 || directConnections > 1024)) {
+            throw new IllegalArgumentException("direct connections: " + directConnections + " (expected: 0..1024)");
+        }
+        this.directConnections = directConnections;
     }
 
     /** @return how often a cluster's topology is read again; null: hasp's default (30 s) */

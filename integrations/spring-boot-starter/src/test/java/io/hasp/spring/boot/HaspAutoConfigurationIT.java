@@ -94,12 +94,13 @@ class HaspAutoConfigurationIT {
         HaspClient client;
         try (ConfigurableApplicationContext context = run(App.class, "spring.data.redis.host=" + redis.host(),
                 "spring.data.redis.port=" + redis.port(), "spring.data.redis.database=2", "spring.data.redis.timeout=3s",
-                "hasp.watchdog-lease=7s", "hasp.pool-size=1")) {
+                "hasp.watchdog-lease=7s", "hasp.pool-size=1", "hasp.direct-connections=3")) {
             client = context.getBean(HaspClient.class);
             assertEquals(Duration.ofSeconds(7), client.config().watchdogLease());
             assertEquals(Duration.ofSeconds(3), client.config().commandTimeout());
             assertEquals(2, client.config().database());
             assertEquals(1, client.config().poolSize());
+            assertEquals(3, client.config().directConnections());
             assertEquals("hello ada, held true", context.getBean(Greeter.class).greet("ada"), "@Locked works");
             assertFalse(client.getLock("greet:ada").isLocked());
             Health health = context.getBean("haspHealthIndicator", HealthIndicator.class).health();
@@ -151,6 +152,7 @@ class HaspAutoConfigurationIT {
         assertMentions(startupFailure(port, "hasp.watchdog-lease=-5s"), "Property: hasp.watchdog-lease");
         assertMentions(startupFailure(port, "hasp.watchdog-lease=soon"), "Property: hasp.watchdog-lease");
         assertMentions(startupFailure(port, "hasp.pool-size=0"), "Property: hasp.pool-size");
+        assertMentions(startupFailure(port, "hasp.direct-connections=-1"), "Property: hasp.direct-connections");
         assertMentions(startupFailure("spring.data.redis.sentinel.master=mymaster"), "spring.data.redis.sentinel");
         assertMentions(startupFailure("spring.data.redis.cluster.nodes=no-port"), "spring.data.redis.cluster.nodes");
     }
