@@ -90,11 +90,6 @@ public final class CallerWaits {
         return true;
     }
 
-    /** @return whether the current thread is inside a blocking lock call */
-    public static boolean active() {
-        return CALL.get().active;
-    }
-
     /** @return the deadline of the current thread's blocking call ({@link System#nanoTime()}), or 0 for none */
     public static long deadline() {
         return CALL.get().deadlineNanos;

@@ -50,7 +50,7 @@ public final class DefaultRedisCommands implements RedisCommands {
     @Override
     public <T> CompletableFuture<T> evalsha(Script script, Reply<T> reply, List<String> keys, Object... args) {
         EvalShaCommand<T> command = new EvalShaCommand<>(script, reply, keys, args);
-        if (direct != null && CallerWaits.active() && direct.tryCall(command)) {
+        if (direct != null && direct.tryCall(command)) {
             return command;
         }
         return pool.next().dispatch(command);

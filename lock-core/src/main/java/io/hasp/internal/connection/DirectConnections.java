@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,7 +71,7 @@ public final class DirectConnections {
     private final AtomicInteger count = new AtomicInteger();
     private final AtomicInteger opened = new AtomicInteger();
     private final AtomicLong generation = new AtomicLong();
-    private final AtomicLong calls = new AtomicLong();
+    private final LongAdder calls = new LongAdder();
     private volatile long noOpenUntilNanos = System.nanoTime();
     private final AtomicBoolean sweeping = new AtomicBoolean();
     private volatile boolean closed;
@@ -150,7 +151,7 @@ public final class DirectConnections {
             return false;
         }
         fallback.startDeadline(command);
-        calls.incrementAndGet();
+        calls.increment();
         connection.startCall(deadline);
         try {
             connection.call(command, fallback);
@@ -324,7 +325,7 @@ public final class DirectConnections {
 
     /** @return how many commands were run on direct connections since the client started */
     public long calls() {
-        return calls.get();
+        return calls.sum();
     }
 
     /**
