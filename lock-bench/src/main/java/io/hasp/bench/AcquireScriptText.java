@@ -38,9 +38,20 @@ public final class AcquireScriptText {
      * @throws IllegalStateException when lock-core's resource is not on the class path
      */
     public static String text() {
-        try (InputStream in = AcquireScriptText.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+        return resource(RESOURCE);
+    }
+
+    /**
+     * Reads one of lock-core's script resources.
+     *
+     * @param path the classpath location
+     * @return its text
+     * @throws IllegalStateException when lock-core's resource is not on the class path
+     */
+    static String resource(String path) {
+        try (InputStream in = AcquireScriptText.class.getClassLoader().getResourceAsStream(path)) {
             if (in == null) {
-                throw new IllegalStateException(RESOURCE + ": not on the class path (expected: lock-core's jar)");
+                throw new IllegalStateException(path + ": not on the class path (expected: lock-core's jar)");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -9,8 +9,11 @@ import io.hasp.bench.report.MarkdownReport;
 import io.hasp.bench.report.PeerTable;
 import io.hasp.testing.RedisCluster;
 import io.hasp.testing.RedisServer;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.IOException;
 import java.io.InputStream;
@@ -163,9 +166,12 @@ public final class BenchRunner {
         RedisClient lettuce = RedisClient.create(target);
         String redisVersion;
         ServerCeiling.Result ceiling;
+        ServerCeiling.Result pairCeiling;
         try (StatefulRedisConnection<String, String> connection = lettuce.connect()) {
             redisVersion = infoField(connection.sync().info("server"), "redis_version");
             ceiling = ceiling(connection, target, server);
+            pairCeiling = ceiling.measured() ? pairCeiling(connection, target, server)
+                    : new ServerCeiling.Result("redis-benchmark", 0, ceiling.detail());
         } finally {
             lettuce.shutdown();
         }
@@ -212,8 +218,8 @@ public final class BenchRunner {
                 StandardCharsets.UTF_8)) {
             ResultFormatFactory.getInstance(ResultFormatType.JSON, json).writeOut(results.values());
         }
-        MarkdownReport report = new MarkdownReport(rows, results, ceiling, fleetResults);
-        String markdown = report.render(heading(redisVersion, ceiling, started))
+        MarkdownReport report = new MarkdownReport(rows, results, ceiling, pairCeiling, fleetResults);
+        String markdown = report.render(heading(redisVersion, ceiling, pairCeiling, started))
                 + new PeerTable(peerRows, results, peerSkipped, hasp(fleetResults, PEER_FLEET), peerFleetResults,
                         profile.forks() > 1).render();
         Files.writeString(out.resolve("results.md"), markdown);
@@ -321,6 +327,37 @@ public final class BenchRunner {
         return result;
     }
 
+    /**
+     * The server's ceiling on lock+unlock pairs ({@link LockPairScriptText}), then the unlock latches its
+     * calls left behind are removed, so that their expiry does not load the rows measured next.
+     */
+    private ServerCeiling.Result pairCeiling(StatefulRedisConnection<String, String> connection, RedisURI target,
+            RedisServer server) {
+        Path tool = ServerCeiling.findRedisBenchmark(server == null ? null : server.binary()).orElseThrow();
+        String sha = connection.sync().scriptLoad(LockPairScriptText.text());
+        console.printf("[ceiling] redis-benchmark lock+unlock pairs (both scripts in one EVALSHA), %d clients x "
+                + "pipeline %d ... ", ServerCeiling.CLIENTS, ServerCeiling.PIPELINE);
+        console.flush();
+        ServerCeiling.Result result = ServerCeiling.measurePairs(tool, target.getHost(), target.getPort(), sha,
+                profile.ceilingRequests());
+        console.println(result.measured() ? String.format(Locale.ROOT, "%,.0f pairs/s", result.requestsPerSecond())
+                : result.detail());
+        long removed = 0;
+        ScanArgs matching = ScanArgs.Builder.matches(LockPairScriptText.KEY_PREFIX + "*").limit(1_000);
+        KeyScanCursor<String> cursor = connection.sync().scan(matching);
+        while (true) {
+            if (!cursor.getKeys().isEmpty()) {
+                removed += connection.sync().unlink(cursor.getKeys().toArray(String[]::new));
+            }
+            if (cursor.isFinished()) {
+                break;
+            }
+            cursor = connection.sync().scan(ScanCursor.of(cursor.getCursor()), matching);
+        }
+        console.printf("[ceiling] removed the pair ceiling's %,d unlock latches%n", removed);
+        return result;
+    }
+
     private RunResult measure(Measurement m, String uri, int index) throws RunnerException {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(m.include())
@@ -358,7 +395,8 @@ public final class BenchRunner {
                 m.key().replace('@', '-')));
     }
 
-    private List<String> heading(String redisVersion, ServerCeiling.Result ceiling, Instant started) {
+    private List<String> heading(String redisVersion, ServerCeiling.Result ceiling, ServerCeiling.Result pairCeiling,
+            Instant started) {
         List<String> lines = new ArrayList<>();
         lines.add("# hasp benchmark results (" + profile.name() + " profile)");
         lines.add("");
@@ -384,6 +422,12 @@ public final class BenchRunner {
         lines.add("- Server ceiling: " + (ceiling.measured()
                 ? String.format(Locale.ROOT, "%,.0f EVALSHA/s (`%s`)", ceiling.requestsPerSecond(), ceiling.command())
                 : ceiling.detail()));
+        if (pairCeiling.measured()) {
+            lines.add(String.format(Locale.ROOT, "- Server ceiling on lock+unlock pairs: %,.0f pairs/s, %.0f%% of the "
+                    + "EVALSHA ceiling in scripts (`%s`; hasp's acquire and unlock scripts in one call, on a new lock "
+                    + "each time)", pairCeiling.requestsPerSecond(),
+                    100 * 2 * pairCeiling.requestsPerSecond() / ceiling.requestsPerSecond(), pairCeiling.command()));
+        }
         lines.add("- Command: `lock-bench/bench.sh" + (commandLine.isEmpty() ? "" : " " + String.join(" ", commandLine))
                 + "`");
         return lines;

@@ -36,11 +36,13 @@ public final class Catalog {
                 rows.add(new Row("Uncontended lock+unlock, " + (variant.equals("Watchdog") ? "watchdog" : "fixed lease")
                         + " (pairs/s)", threads, 2,
                         m(UncontendedLockBenchmark.class, "hasp" + variant, threads),
-                        m(UncontendedLockBenchmark.class, "redisson" + variant, threads), null, variant.toLowerCase()));
+                        m(UncontendedLockBenchmark.class, "redisson" + variant, threads), null, variant.toLowerCase(),
+                        true));
             }
         }
         rows.add(new Row("Async pipelined acquire+release, window " + PipelinedLockBenchmark.WINDOW + " (pairs/s)", 1, 2,
-                m(PipelinedLockBenchmark.class, "hasp", 1), m(PipelinedLockBenchmark.class, "redisson", 1), null, null));
+                m(PipelinedLockBenchmark.class, "hasp", 1), m(PipelinedLockBenchmark.class, "redisson", 1), null, null,
+                true));
         rows.add(new Row("Contended, one name (acquisitions/s)", 8, 0,
                 wait(ContendedLockBenchmark.class, "hasp"), wait(ContendedLockBenchmark.class, "redisson"), null, null));
         rows.add(new Row("tryLock(0, lease) on a lock held elsewhere (failures/s)", 8, 1,

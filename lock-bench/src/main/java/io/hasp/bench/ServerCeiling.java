@@ -14,7 +14,10 @@ import java.util.concurrent.TimeUnit;
  * The server's ceiling for the benchmarks' unit of work: {@code redis-benchmark} sending EVALSHA of the
  * lock's acquire script (the same arguments as the raw EVALSHA rows) from {@value #CLIENTS} connections
  * with {@value #PIPELINE} commands pipelined on each. What a client library reaches is then a fraction of
- * what the server can do at all on this machine.
+ * what the server can do at all on this machine. That ceiling is the acquire script's cheapest path (a
+ * holder re-acquiring its lock: two Redis calls inside the script); a lock+unlock pair asks more of the
+ * server (a new hash, its deletion, the unlock message, the unlock latch), so the pair's own ceiling is
+ * measured too ({@link #measurePairs}), with both scripts in one call.
  *
  * <p>Used by {@link BenchRunner}; not a JMH benchmark.
  */
@@ -25,6 +28,9 @@ public final class ServerCeiling {
 
     /** Commands pipelined per connection ({@code -P}). */
     public static final int PIPELINE = 16;
+
+    /** Random key names the pair ceiling draws from ({@code -r}): enough that two calls rarely share one. */
+    public static final long KEY_SPACE = 1_000_000_000L;
 
     /** What a measurement found. */
     public record Result(String command, double requestsPerSecond, String detail) {
@@ -65,7 +71,8 @@ public final class ServerCeiling {
     }
 
     /**
-     * Runs redis-benchmark once against a server on which the script is already loaded.
+     * Runs redis-benchmark once against a server on which the acquire script is already loaded: the
+     * EVALSHA ceiling, one owner re-acquiring one held lock again and again.
      *
      * @param executable the redis-benchmark binary
      * @param host the server's host
@@ -75,12 +82,41 @@ public final class ServerCeiling {
      * @return the measured rate, or a result whose detail says why there is none
      */
     public static Result measure(Path executable, String host, int port, String sha, long requests) {
-        List<String> command = List.of(executable.toString(), "-h", host, "-p", Integer.toString(port),
-                "-c", Integer.toString(CLIENTS), "-P", Integer.toString(PIPELINE), "-n", Long.toString(requests), "--csv",
-                "EVALSHA", sha, "1", "bench:ceiling", AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER,
-                AcquireScriptText.COUNT);
+        List<String> arguments = List.of("-c", Integer.toString(CLIENTS), "-P", Integer.toString(PIPELINE),
+                "-n", Long.toString(requests), "--csv", "EVALSHA", sha, "1", "bench:ceiling",
+                AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER, AcquireScriptText.COUNT);
         String shown = "redis-benchmark -c " + CLIENTS + " -P " + PIPELINE + " -n " + requests + " EVALSHA <acquire> 1 <key> "
                 + AcquireScriptText.LEASE_MILLIS + " " + AcquireScriptText.OWNER + " " + AcquireScriptText.COUNT;
+        return run(executable, host, port, arguments, shown);
+    }
+
+    /**
+     * Runs redis-benchmark once with {@link LockPairScriptText}'s script, already loaded: the server's
+     * ceiling on lock+unlock pairs, each call a pair on a new lock (random key names out of
+     * {@value #KEY_SPACE}). The calls leave their unlock latches behind, under
+     * {@link LockPairScriptText#KEY_PREFIX}, for the latch's life.
+     *
+     * @param executable the redis-benchmark binary
+     * @param host the server's host
+     * @param port the server's port
+     * @param sha the pair script's SHA1
+     * @param requests the number of pairs to send ({@code -n})
+     * @return the measured rate in pairs per second, or a result whose detail says why there is none
+     */
+    public static Result measurePairs(Path executable, String host, int port, String sha, long requests) {
+        List<String> arguments = new ArrayList<>(List.of("-c", Integer.toString(CLIENTS), "-P", Integer.toString(PIPELINE),
+                "-n", Long.toString(requests), "-r", Long.toString(KEY_SPACE), "--csv", "EVALSHA", sha, "3"));
+        arguments.addAll(LockPairScriptText.KEYS);
+        arguments.addAll(List.of(AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER, LockPairScriptText.LATCH_MILLIS));
+        String shown = "redis-benchmark -c " + CLIENTS + " -P " + PIPELINE + " -n " + requests + " -r " + KEY_SPACE
+                + " EVALSHA <acquire+unlock> 3 <random lock, channel, latch> " + AcquireScriptText.LEASE_MILLIS + " "
+                + AcquireScriptText.OWNER + " " + LockPairScriptText.LATCH_MILLIS;
+        return run(executable, host, port, arguments, shown);
+    }
+
+    private static Result run(Path executable, String host, int port, List<String> arguments, String shown) {
+        List<String> command = new ArrayList<>(List.of(executable.toString(), "-h", host, "-p", Integer.toString(port)));
+        command.addAll(arguments);
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             byte[] output = process.getInputStream().readAllBytes();

@@ -29,6 +29,7 @@ public final class MarkdownReport {
     private final List<Row> rows;
     private final Map<String, RunResult> results;
     private final ServerCeiling.Result ceiling;
+    private final ServerCeiling.Result pairCeiling;
     private final List<FleetRuns> fleets;
 
     /**
@@ -36,14 +37,16 @@ public final class MarkdownReport {
      *
      * @param rows the catalog's rows
      * @param results JMH results by {@link Measurement#key()}
-     * @param ceiling the server's ceiling, possibly not measured
+     * @param ceiling the server's EVALSHA ceiling, possibly not measured
+     * @param pairCeiling the server's ceiling on lock+unlock pairs, possibly not measured
      * @param fleets the cross-process runs, one entry per library and fleet shape, possibly none
      */
     public MarkdownReport(List<Row> rows, Map<String, RunResult> results, ServerCeiling.Result ceiling,
-            List<FleetRuns> fleets) {
+            ServerCeiling.Result pairCeiling, List<FleetRuns> fleets) {
         this.rows = rows;
         this.results = results;
         this.ceiling = ceiling;
+        this.pairCeiling = pairCeiling;
         this.fleets = fleets;
     }
 
@@ -75,7 +78,8 @@ public final class MarkdownReport {
             }
             md.append(line(row.title(), Integer.toString(row.threads()), score(hasp), score(redisson), score(lettuce),
                     ratio(score(hasp), score(peer)), bytes(hasp), bytes(peer),
-                    ceilingShare(score(hasp), row.scriptsPerOp()) + " / " + ceilingShare(score(peer), row.scriptsPerOp()),
+                    ceilingShare(score(hasp), row.scriptsPerOp()) + " / " + ceilingShare(score(peer), row.scriptsPerOp())
+                            + pairShare(row, pairCeiling, score(hasp), score(peer)),
                     notes));
             if (row.hasp() != null && row.hasp().waitProfile()) {
                 for (String q : new String[] {"p50", "p99"}) {
@@ -106,7 +110,9 @@ public final class MarkdownReport {
                 + "B/op: bytes allocated per operation by the whole benchmark JVM (JMH `-prof gc`, "
                 + "`gc.alloc.rate.norm`). % of ceiling: Lua script calls per second (operations x scripts per "
                 + "operation: 2 per lock+unlock pair, 1 per failed tryLock or raw EVALSHA) over the server's EVALSHA "
-                + "ceiling measured in the same run.\n");
+                + "ceiling measured in the same run; on the rows of reentrant lock+unlock pairs, also pairs per "
+                + "second over the server's ceiling on such pairs (both scripts in one call, a new lock each time), "
+                + "in brackets.\n");
         return md.toString();
     }
 
@@ -237,6 +243,23 @@ public final class MarkdownReport {
             return NONE;
         }
         return String.format(Locale.ROOT, "%.0f%%", 100 * score * scriptsPerOp / ceiling.requestsPerSecond());
+    }
+
+    /**
+     * A pair row's share of the server's pair ceiling, as the "% of ceiling" cell's suffix.
+     *
+     * @return {@code " (h% / p% of pairs)"}, or empty for other rows or without a pair ceiling
+     */
+    static String pairShare(Row row, ServerCeiling.Result pairCeiling, double hasp, double peer) {
+        if (!row.lockPairs() || !pairCeiling.measured()) {
+            return "";
+        }
+        return " (" + share(hasp, pairCeiling.requestsPerSecond()) + " / " + share(peer, pairCeiling.requestsPerSecond())
+                + " of pairs)";
+    }
+
+    private static String share(double score, double ceilingPerSecond) {
+        return Double.isNaN(score) ? NONE : String.format(Locale.ROOT, "%.0f%%", 100 * score / ceilingPerSecond);
     }
 
     static String ratio(double hasp, double peer) {

@@ -3,6 +3,8 @@ package io.hasp.bench.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hasp.bench.Row;
+import io.hasp.bench.ServerCeiling;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,5 +41,17 @@ class MarkdownReportTest {
         assertEquals(573.4, MarkdownReport.reported(iterations, "wait.p50"), 1e-9, "not 573.4 / 5");
         assertEquals(802, MarkdownReport.reported(iterations, "gc.alloc.rate.norm"), 1e-9);
         assertTrue(Double.isNaN(MarkdownReport.reported(iterations, "wait.p99")));
+    }
+
+    @Test
+    void pairRowsShowTheirShareOfThePairCeiling() {
+        ServerCeiling.Result pairs = new ServerCeiling.Result("redis-benchmark ...", 200_000, "");
+        Row pairRow = new Row("pairs", 1, 2, null, null, null, null, true);
+        Row otherRow = new Row("calls", 1, 1, null, null, null, null);
+        assertEquals(" (50% / 8% of pairs)", MarkdownReport.pairShare(pairRow, pairs, 100_000, 15_000));
+        assertEquals(" (50% / – of pairs)", MarkdownReport.pairShare(pairRow, pairs, 100_000, Double.NaN));
+        assertEquals("", MarkdownReport.pairShare(otherRow, pairs, 100_000, 15_000));
+        assertEquals("", MarkdownReport.pairShare(pairRow, new ServerCeiling.Result("redis-benchmark", 0, "n/a"),
+                100_000, 15_000));
     }
 }
