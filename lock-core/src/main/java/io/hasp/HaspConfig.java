@@ -449,7 +449,10 @@ public final class HaspConfig {
          * blocking call's client CPU (in an A/B on 2 cores: 1.14x the uncontended lock+unlock rate of 8
          * threads, 1.16x of one thread, 1.18x the contended rate; see the README's client section). Async calls, the watchdog, pub/sub and every other command keep to
          * the multiplexed connections; so does a blocking call when all direct connections are lent out,
-         * while the multiplexed ones are reconnecting, on a Redis Cluster, over TLS and over a Unix socket.
+         * while more threads of the JVM are in blocking lock calls than there are direct connections (then
+         * the event loop's batching costs less CPU per call; threads parked behind another holder do not
+         * count), while the multiplexed ones are reconnecting, on a Redis Cluster, over TLS and over a Unix
+         * socket.
          * Each direct connection is one more client connection on the server. 0 turns the path off.
          *
          * @param connections the most direct connections, 0..1024

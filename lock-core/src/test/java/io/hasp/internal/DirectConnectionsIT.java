@@ -21,10 +21,13 @@ import io.hasp.testing.RedisServer;
 import io.hasp.testing.TcpProxy;
 import io.hasp.testing.WithRedisServer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -154,31 +157,80 @@ class DirectConnectionsIT {
 
     @Test
     void moreBlockingCallersThanDirectConnectionsGoThroughTheEventLoop(RedisServer redis) throws Exception {
-        try (HaspClient holder = HaspClient.create(config(redis.port(), "direct-holder").directConnections(0).build());
-                HaspClient client = HaspClient.create(config(redis.port(), "direct-one").directConnections(1).build())) {
+        try (HaspClient client = HaspClient.create(config(redis.port(), "direct-one").directConnections(1).build())) {
             DirectConnections direct = ClientInternals.directConnections(client);
-            HaspLock held = holder.getLock("direct:busy");
-            held.lock();
-            Thread waiter = new Thread(() -> {
-                HaspLock lock = client.getLock("direct:busy");
-                lock.lock();
-                lock.unlock();
-            }, "direct-waiter");
-            waiter.start();
+            CountDownLatch inside = new CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(1);
+            Thread other = new Thread(() -> {   // a second thread inside a blocking call, between round trips
+                boolean outer = CallerWaits.enter();
+                try {
+                    inside.countDown();
+                    done.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    CallerWaits.exit(outer);
+                }
+            }, "direct-other-caller");
+            other.start();
             try {
-                assertTrue(Conditions.await(Duration.ofSeconds(10), () -> waiter.getState() == Thread.State.WAITING),
-                        "the waiter parks behind the holder");
+                assertTrue(inside.await(10, TimeUnit.SECONDS));
                 long before = direct.calls();
-                HaspLock other = client.getLock("direct:other");
-                other.lock();   // two threads in blocking calls, one direct connection
-                other.unlock();
+                HaspLock lock = client.getLock("direct:crowded");
+                lock.lock();   // two threads in blocking calls, one direct connection
+                lock.unlock();
                 assertEquals(before, direct.calls());
             } finally {
-                held.unlock();
-                waiter.join(TimeUnit.SECONDS.toMillis(20));
+                done.countDown();
+                other.join(TimeUnit.SECONDS.toMillis(10));
             }
-            assertFalse(waiter.isAlive(), "the waiter took the lock once it was free");
+            HaspLock lock = client.getLock("direct:crowded");
+            lock.lock();   // alone again
+            lock.unlock();
+            assertTrue(direct.calls() >= 2, "calls: " + direct.calls());
+        }
+    }
+
+    @Test
+    void threadsWaitingForAnotherHolderLeaveTheDirectPathToTheOthers(RedisServer redis) throws Exception {
+        try (HaspClient holder = HaspClient.create(config(redis.port(), "direct-holder").directConnections(0).build());
+                HaspClient client = HaspClient.create(config(redis.port(), "direct-queue").directConnections(1).build())) {
+            DirectConnections direct = ClientInternals.directConnections(client);
+            int countedBefore = CallerWaits.threads();
+            assertEquals(0, countedBefore, "a thread of another test is still inside a blocking lock call");
+            HaspLock held = holder.getLock("direct:busy");
+            held.lock();
+            AtomicInteger served = new AtomicInteger();
+            List<Thread> waiters = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {   // more waiters than direct connections
+                Thread waiter = new Thread(() -> {
+                    HaspLock lock = client.getLock("direct:busy");
+                    lock.lock();
+                    served.incrementAndGet();
+                    lock.unlock();
+                }, "direct-waiter-" + i);
+                waiters.add(waiter);
+                waiter.start();
+            }
+            try {
+                assertTrue(Conditions.await(Duration.ofSeconds(10),
+                        () -> waiters.stream().allMatch(w -> w.getState() == Thread.State.WAITING)
+                                && CallerWaits.threads() == countedBefore),
+                        "the waiters park behind the holder and leave the count: " + CallerWaits.threads());
+                long before = direct.calls();
+                HaspLock other = client.getLock("direct:other");
+                other.lock();
+                other.unlock();
+                assertEquals(before + 2, direct.calls(), "the lock's and the unlock's script went direct");
+            } finally {
+                held.unlock();
+                for (Thread waiter : waiters) {
+                    waiter.join(TimeUnit.SECONDS.toMillis(20));
+                }
+            }
+            assertEquals(3, served.get(), "each waiter took the lock once it was free");
             assertFalse(client.getLock("direct:busy").isLocked());
+            assertEquals(countedBefore, CallerWaits.threads(), "every call that left the count ended once");
         }
     }
 

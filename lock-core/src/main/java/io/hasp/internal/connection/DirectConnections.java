@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * <p>It only ever takes a command it can run at once: {@link #tryCall} answers {@code false}, having
  * sent nothing, on a client thread (which must never block), when more threads of the JVM are inside
  * blocking lock calls than there are direct connections (then the event loop, batching their commands,
- * costs less CPU per call, and CPU is what bounds the rate), when the multiplexed connections are down
+ * costs less CPU per call, and CPU is what bounds the rate; threads parked behind another holder make no
+ * round trips and do not count, see {@link CallerWaits#waitsForHolder}), when the multiplexed connections are down
  * (they wait for the reconnect, this path does not), when every direct connection is lent out, or for a
  * while after a direct connection could not be opened; the caller then dispatches the command on the
  * multiplexed pool as usual. Once a command is

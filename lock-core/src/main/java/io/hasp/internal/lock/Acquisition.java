@@ -3,6 +3,7 @@ package io.hasp.internal.lock;
 import io.hasp.RedisClosedException;
 import io.hasp.RedisException;
 import io.hasp.internal.Backoff;
+import io.hasp.internal.CallerWaits;
 import io.hasp.internal.Futures;
 import io.hasp.internal.ParkingFuture;
 import io.hasp.lock.LockOwner;
@@ -70,6 +71,9 @@ final class Acquisition implements Successor, Stranded {
     private final boolean watchdog;
     private final boolean bounded;
     private final long deadlineNanos;
+    /** The blocking call this acquisition serves (its thread parks on the result), or null. */
+    private final CallerWaits.Call caller;
+    private final long callerNumber;
     private final Result result = new Result();
     /** The lock-shaped view of {@link #result}, when started by {@link #startLocking}; else null. */
     private volatile LockedFuture locked;
@@ -96,6 +100,8 @@ final class Acquisition implements Successor, Stranded {
         this.leaseMillis = watchdog ? context.watchdogLeaseMillis : leaseMillis;
         this.bounded = waitNanos >= 0;
         this.deadlineNanos = bounded ? context.nanoTime() + waitNanos : 0;
+        this.caller = CallerWaits.current();
+        this.callerNumber = caller == null ? 0 : caller.number();
     }
 
     /**
@@ -285,6 +291,8 @@ final class Acquisition implements Successor, Stranded {
                 step = Step.JOINING;
             }
         }
+        // From here the caller's thread waits for another holder, not for round trips of its own.
+        CallerWaits.waitsForHolder(caller, callerNumber);
         if (ch == null) {
             if (stranded()) {
                 return;
@@ -338,6 +346,7 @@ final class Acquisition implements Successor, Stranded {
             step = Step.PARKED;
             wake = w;
         }
+        CallerWaits.waitsForHolder(caller, callerNumber);
         if (stranded()) {
             return;
         }
