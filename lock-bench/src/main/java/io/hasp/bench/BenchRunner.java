@@ -328,9 +328,16 @@ public final class BenchRunner {
     }
 
     /**
-     * The server's ceiling on lock+unlock pairs ({@link LockPairScriptText}), then the unlock latches its
-     * calls left behind are removed, so that their expiry does not load the rows measured next.
+     * The server's ceiling on lock+unlock pairs ({@link LockPairScriptText}), and the bound for
+     * {@link ServerCeiling#BLOCKING_CALLERS} blocking callers (kept in {@link #blockingAcquires} and
+     * {@link #blockingPairs}); then the unlock latches the calls left behind are removed, so that their
+     * expiry does not load the rows measured next.
      */
+    /** The acquire script with {@link ServerCeiling#BLOCKING_CALLERS} unpipelined connections, once measured. */
+    private ServerCeiling.Result blockingAcquires = new ServerCeiling.Result("redis-benchmark", 0, "not measured");
+    /** The pair script with {@link ServerCeiling#BLOCKING_CALLERS} unpipelined connections, once measured. */
+    private ServerCeiling.Result blockingPairs = new ServerCeiling.Result("redis-benchmark", 0, "not measured");
+
     private ServerCeiling.Result pairCeiling(StatefulRedisConnection<String, String> connection, RedisURI target,
             RedisServer server) {
         Path tool = ServerCeiling.findRedisBenchmark(server == null ? null : server.binary()).orElseThrow();
@@ -342,6 +349,21 @@ public final class BenchRunner {
                 profile.ceilingRequests());
         console.println(result.measured() ? String.format(Locale.ROOT, "%,.0f pairs/s", result.requestsPerSecond())
                 : result.detail());
+        if (result.measured()) {
+            console.printf("[ceiling] %d blocking callers, one command in flight each (-c %d -P 1) ... ",
+                    ServerCeiling.BLOCKING_CALLERS, ServerCeiling.BLOCKING_CALLERS);
+            console.flush();
+            long requests = profile.ceilingRequests() / 2;
+            blockingAcquires = ServerCeiling.measure(tool, target.getHost(), target.getPort(),
+                    connection.sync().scriptLoad(AcquireScriptText.text()), requests, ServerCeiling.BLOCKING_CALLERS, 1);
+            blockingPairs = ServerCeiling.measurePairs(tool, target.getHost(), target.getPort(), sha, requests,
+                    ServerCeiling.BLOCKING_CALLERS, 1);
+            double bound = ServerCeiling.blockingPairBound(blockingAcquires, blockingPairs);
+            console.println(bound > 0 ? String.format(Locale.ROOT, "acquire %,.0f calls/s, pair script %,.0f pairs/s: "
+                    + "at most %,.0f lock+unlock pairs/s as two round trips", blockingAcquires.requestsPerSecond(),
+                    blockingPairs.requestsPerSecond(), bound)
+                    : blockingAcquires.detail() + " " + blockingPairs.detail());
+        }
         long removed = 0;
         ScanArgs matching = ScanArgs.Builder.matches(LockPairScriptText.KEY_PREFIX + "*").limit(1_000);
         KeyScanCursor<String> cursor = connection.sync().scan(matching);
@@ -427,6 +449,14 @@ public final class BenchRunner {
                     + "EVALSHA ceiling in scripts (`%s`; hasp's acquire and unlock scripts in one call, on a new lock "
                     + "each time)", pairCeiling.requestsPerSecond(),
                     100 * 2 * pairCeiling.requestsPerSecond() / ceiling.requestsPerSecond(), pairCeiling.command()));
+        }
+        double bound = ServerCeiling.blockingPairBound(blockingAcquires, blockingPairs);
+        if (bound > 0) {
+            lines.add(String.format(Locale.ROOT, "- Server bound for %d blocking callers (one command in flight each, "
+                    + "`-c %d -P 1`): acquire script %,.0f calls/s, pair script %,.0f pairs/s; a lock+unlock pair as two "
+                    + "round trips, at most %,.0f pairs/s even for redis-benchmark's own C client", ServerCeiling.BLOCKING_CALLERS,
+                    ServerCeiling.BLOCKING_CALLERS, blockingAcquires.requestsPerSecond(),
+                    blockingPairs.requestsPerSecond(), bound));
         }
         lines.add("- Command: `lock-bench/bench.sh" + (commandLine.isEmpty() ? "" : " " + String.join(" ", commandLine))
                 + "`");

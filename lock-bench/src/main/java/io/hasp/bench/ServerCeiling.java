@@ -29,6 +29,9 @@ public final class ServerCeiling {
     /** Commands pipelined per connection ({@code -P}). */
     public static final int PIPELINE = 16;
 
+    /** The blocking callers of the uncontended 8-thread rows, one command in flight each ({@link #blockingPairBound}). */
+    public static final int BLOCKING_CALLERS = 8;
+
     /** Random key names the pair ceiling draws from ({@code -r}): enough that two calls rarely share one. */
     public static final long KEY_SPACE = 1_000_000_000L;
 
@@ -82,12 +85,40 @@ public final class ServerCeiling {
      * @return the measured rate, or a result whose detail says why there is none
      */
     public static Result measure(Path executable, String host, int port, String sha, long requests) {
-        List<String> arguments = List.of("-c", Integer.toString(CLIENTS), "-P", Integer.toString(PIPELINE),
+        return measure(executable, host, port, sha, requests, CLIENTS, PIPELINE);
+    }
+
+    /**
+     * Like {@link #measure(Path, String, int, String, long)} with {@code clients} connections and
+     * {@code pipeline} commands in flight on each.
+     */
+    static Result measure(Path executable, String host, int port, String sha, long requests, int clients, int pipeline) {
+        List<String> arguments = List.of("-c", Integer.toString(clients), "-P", Integer.toString(pipeline),
                 "-n", Long.toString(requests), "--csv", "EVALSHA", sha, "1", "bench:ceiling",
                 AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER, AcquireScriptText.COUNT);
-        String shown = "redis-benchmark -c " + CLIENTS + " -P " + PIPELINE + " -n " + requests + " EVALSHA <acquire> 1 <key> "
+        String shown = "redis-benchmark -c " + clients + " -P " + pipeline + " -n " + requests + " EVALSHA <acquire> 1 <key> "
                 + AcquireScriptText.LEASE_MILLIS + " " + AcquireScriptText.OWNER + " " + AcquireScriptText.COUNT;
         return run(executable, host, port, arguments, shown);
+    }
+
+    /**
+     * The most lock+unlock pairs per second {@link #BLOCKING_CALLERS} blocking callers get from the server
+     * with a client as lean as redis-benchmark's: each caller has one command in flight, so the server
+     * serves at most that many at a time, and a pair is two such round trips, an acquire and an unlock. Measured as
+     * redis-benchmark with {@value #BLOCKING_CALLERS} connections and no pipelining, once with the acquire
+     * script (a cheap script: the cost of a round trip) and once with the pair script (a pair's script work
+     * and one round trip); a pair sent as two commands costs their sum, so the bound is
+     * {@code 1 / (1 / acquires + 1 / pairs)}.
+     *
+     * @param acquires the acquire script's rate with {@value #BLOCKING_CALLERS} callers, calls/s
+     * @param pairs the pair script's rate with {@value #BLOCKING_CALLERS} callers, pairs/s
+     * @return the bound in pairs/s, or 0 when either was not measured
+     */
+    public static double blockingPairBound(Result acquires, Result pairs) {
+        if (!acquires.measured() || !pairs.measured()) {
+            return 0;
+        }
+        return 1 / (1 / acquires.requestsPerSecond() + 1 / pairs.requestsPerSecond());
     }
 
     /**
@@ -104,11 +135,20 @@ public final class ServerCeiling {
      * @return the measured rate in pairs per second, or a result whose detail says why there is none
      */
     public static Result measurePairs(Path executable, String host, int port, String sha, long requests) {
-        List<String> arguments = new ArrayList<>(List.of("-c", Integer.toString(CLIENTS), "-P", Integer.toString(PIPELINE),
+        return measurePairs(executable, host, port, sha, requests, CLIENTS, PIPELINE);
+    }
+
+    /**
+     * Like {@link #measurePairs(Path, String, int, String, long)} with {@code clients} connections and
+     * {@code pipeline} commands in flight on each.
+     */
+    static Result measurePairs(Path executable, String host, int port, String sha, long requests, int clients,
+            int pipeline) {
+        List<String> arguments = new ArrayList<>(List.of("-c", Integer.toString(clients), "-P", Integer.toString(pipeline),
                 "-n", Long.toString(requests), "-r", Long.toString(KEY_SPACE), "--csv", "EVALSHA", sha, "3"));
         arguments.addAll(LockPairScriptText.KEYS);
         arguments.addAll(List.of(AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER, LockPairScriptText.LATCH_MILLIS));
-        String shown = "redis-benchmark -c " + CLIENTS + " -P " + PIPELINE + " -n " + requests + " -r " + KEY_SPACE
+        String shown = "redis-benchmark -c " + clients + " -P " + pipeline + " -n " + requests + " -r " + KEY_SPACE
                 + " EVALSHA <acquire+unlock> 3 <random lock, channel, latch> " + AcquireScriptText.LEASE_MILLIS + " "
                 + AcquireScriptText.OWNER + " " + LockPairScriptText.LATCH_MILLIS;
         return run(executable, host, port, arguments, shown);

@@ -23,4 +23,12 @@ class ServerCeilingTest {
         assertFalse(result.measured());
         assertTrue(result.detail().contains("Could not connect"), result.detail());
     }
+
+    @Test
+    void aPairOfTwoRoundTripsCostsBothCommands() {
+        ServerCeiling.Result acquires = new ServerCeiling.Result("acquire", 120_000, "");
+        ServerCeiling.Result pairs = new ServerCeiling.Result("pair", 60_000, "");
+        assertEquals(40_000, ServerCeiling.blockingPairBound(acquires, pairs), 1e-6, "1 / (1/120k + 1/60k)");
+        assertEquals(0, ServerCeiling.blockingPairBound(new ServerCeiling.Result("acquire", 0, "n/a"), pairs));
+    }
 }
