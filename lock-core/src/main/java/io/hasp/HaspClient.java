@@ -25,7 +25,6 @@ import io.netty.util.Timer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -73,11 +72,6 @@ public final class HaspClient implements AutoCloseable {
             public DirectConnections directConnections(HaspClient client) {
                 return client.direct;
             }
-
-            @Override
-            public Map<NodeAddress, DirectConnections> clusterDirectConnections(HaspClient client) {
-                return client.clusterNodes != null ? client.clusterNodes.directConnections() : Map.of();
-            }
         });
     }
 
@@ -89,8 +83,7 @@ public final class HaspClient implements AutoCloseable {
     private final HashedWheelTimer timer;
     private final ConnectionPool pool;               // null on a cluster: one connection per node instead
     private final ClusterNodes clusterNodes;          // null on a single server
-    private final DirectConnections direct;          // null on a cluster (each node has its own), over TLS or a
-                                                     // Unix socket, or when off
+    private final DirectConnections direct;          // null on a cluster, over TLS or a Unix socket, or when off
     private final PubSub pubSub;
     private final RedisConnection pubSubConnection;   // null on a cluster: one per node instead
     private final RedisCommands commands;

@@ -441,8 +441,8 @@ public final class HaspConfig {
         }
 
         /**
-         * Sets how many direct connections a client may open to its server, or to each master of a Redis
-         * Cluster (default 8, opened on first use). A blocking lock call ({@code lock}, {@code tryLock}, {@code unlock} and their variants)
+         * Sets how many direct connections a single-server client may open (default 8, opened on first
+         * use). A blocking lock call ({@code lock}, {@code tryLock}, {@code unlock} and their variants)
          * borrows one while it waits for a script's reply: its own thread writes the script and reads the
          * reply on a plain socket, instead of handing the script to the event loop and parking until the
          * loop hands the reply back. That spares two thread wake-ups per round trip, about half of a
@@ -451,9 +451,8 @@ public final class HaspConfig {
          * the multiplexed connections; so does a blocking call when all direct connections are lent out,
          * while more threads of the JVM are in blocking lock calls than there are direct connections (then
          * the event loop's batching costs less CPU per call; threads parked behind another holder do not
-         * count), while the multiplexed ones are reconnecting, over TLS and over a Unix socket. On a cluster, a
-         * call's first script goes directly to the master its slot map names; a redirection that follows
-         * ({@code MOVED}, {@code ASK}, {@code TRYAGAIN}) is sent on the multiplexed connections.
+         * count), while the multiplexed ones are reconnecting, on a Redis Cluster, over TLS and over a Unix
+         * socket.
          * Each direct connection is one more client connection on the server. 0 turns the path off.
          *
          * @param connections the most direct connections, 0..1024

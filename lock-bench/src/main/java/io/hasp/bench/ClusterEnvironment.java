@@ -1,7 +1,6 @@
 package io.hasp.bench;
 
 import io.hasp.HaspClient;
-import io.hasp.HaspConfig;
 import io.hasp.testing.RedisCluster;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -23,9 +22,7 @@ import org.redisson.config.Config;
  * <p>The cluster is {@code -Dhasp.bench.cluster=redis-cluster://host:port,...} when given (the
  * {@link BenchRunner} passes the one it started, 3 masters and 3 replicas); otherwise this fork
  * starts its own with the test fixture and stops it at its end. Lock names carry this fork's
- * random prefix. {@code -Dhasp.bench.directConnections=N} sets hasp's
- * {@link io.hasp.HaspConfig.Builder#directConnections(int)} for an A/B run (default: hasp's default).
- * Thread-safe after setup.
+ * random prefix. Thread-safe after setup.
  *
  * <p>Run: {@code java -jar lock-bench/target/benchmarks.jar ClusterLockBenchmark -f 1 -wi 1 -i 1 -w 1s -r 1s}
  */
@@ -34,8 +31,6 @@ public class ClusterEnvironment {
 
     /** System property naming an existing cluster, {@code redis-cluster://host:port,host:port}. */
     public static final String CLUSTER_PROPERTY = "hasp.bench.cluster";
-    /** System property setting hasp's direct connections per node, for an A/B run. */
-    public static final String DIRECT_PROPERTY = "hasp.bench.directConnections";
 
     private final String prefix = "bench:" + UUID.randomUUID().toString().substring(0, 8) + ":";
     private RedisCluster cluster;
@@ -70,18 +65,13 @@ public class ClusterEnvironment {
     }
 
     /**
-     * Returns the hasp client (default settings, but for {@value #DIRECT_PROPERTY} when given).
+     * Returns the hasp client (default settings).
      *
      * @return the shared hasp client
      */
     public synchronized HaspClient hasp() {
         if (hasp == null) {
-            Integer direct = Integer.getInteger(DIRECT_PROPERTY);
-            HaspConfig.Builder config = HaspConfig.builder().uri(uri);
-            if (direct != null) {
-                config.directConnections(direct);
-            }
-            hasp = HaspClient.create(config.build());
+            hasp = HaspClient.create(uri);
         }
         return hasp;
     }

@@ -1,12 +1,10 @@
 package io.hasp.internal;
 
 import io.hasp.HaspClient;
-import io.hasp.internal.cluster.NodeAddress;
 import io.hasp.internal.connection.DirectConnections;
 import io.hasp.internal.lock.LockService;
 import io.hasp.internal.pubsub.PubSub;
 import io.netty.util.Timer;
-import java.util.Map;
 
 /**
  * The parts of a {@link HaspClient} that hasp's own modules (the read/write lock, benchmarks) and
@@ -32,9 +30,6 @@ public final class ClientInternals {
 
         /** The client's direct connections, or {@code null} when it has none. */
         DirectConnections directConnections(HaspClient client);
-
-        /** The direct connections of each cluster node the client reached; empty on a single server. */
-        Map<NodeAddress, DirectConnections> clusterDirectConnections(HaspClient client);
     }
 
     private static volatile Access access;
@@ -72,21 +67,10 @@ public final class ClientInternals {
     /**
      * The direct connections of {@code client}'s blocking lock calls.
      *
-     * @return {@code null} on a cluster (see {@link #clusterDirectConnections}), over TLS or a Unix socket,
-     *     or when turned off
+     * @return {@code null} on a cluster, over TLS or a Unix socket, or when turned off
      */
     public static DirectConnections directConnections(HaspClient client) {
         return access(client).directConnections(client);
-    }
-
-    /**
-     * The direct connections of each node of {@code client}'s cluster that it has reached so far.
-     *
-     * @return node to its direct connections, in a new map; empty on a single server, over TLS, or when
-     *     turned off
-     */
-    public static Map<NodeAddress, DirectConnections> clusterDirectConnections(HaspClient client) {
-        return access(client).clusterDirectConnections(client);
     }
 
     private static Access access(HaspClient client) {

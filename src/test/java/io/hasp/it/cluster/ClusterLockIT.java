@@ -8,10 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
 import io.hasp.RedisConnectionException;
-import io.hasp.internal.ClientInternals;
 import io.hasp.internal.cluster.ClusterSlot;
-import io.hasp.internal.cluster.NodeAddress;
-import io.hasp.internal.connection.DirectConnections;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
 import io.hasp.lock.rw.HaspReadWriteLock;
@@ -238,75 +235,6 @@ class ClusterLockIT {
                     () -> HaspClient.create("redis-cluster://" + single.host() + ":" + single.port()).close());
             assertTrue(e.getMessage().contains("no cluster topology from any seed"), e.getMessage());
             assertTrue(e.getMessage().toLowerCase().contains("cluster support disabled"), e.getMessage());
-        }
-    }
-
-    @Test
-    void blockingLockCallsRunOnADirectConnectionToTheirSlotsMaster() throws Exception {
-        String clientName = "hasp-cluster-direct";
-        HaspClient named = HaspClient.create(HaspConfig.builder().uri(cluster.uri()).clientName(clientName).build());
-        try {
-            Set<RedisServer> reached = new HashSet<>();
-            for (int i = 0; reached.size() < 3 && i < 1_000; i++) {
-                String name = "cluster:direct:" + i;
-                RedisServer master = cluster.masterOf(ClusterSlot.of(name));
-                if (reached.contains(master)) {
-                    continue;
-                }
-                named.commands().get(name).get(10, TimeUnit.SECONDS);   // the node's connection is up
-                long connections = connectionsNamed(master, clientName);
-                long before = directCalls(named);
-                HaspLock lock = named.getLock(name);
-                lock.lock();
-                try {
-                    assertEquals(before + 1, directCalls(named), "the acquire ran on a direct connection");
-                    try (RedisProbe probe = master.probe()) {
-                        assertEquals("1", probe.call("HGET", name, named.id() + ":" + Thread.currentThread().getId()),
-                                "held on the slot's master");
-                    }
-                } finally {
-                    lock.unlock();
-                }
-                assertEquals(before + 2, directCalls(named), "the unlock too");
-                assertFalse(lock.isLocked());
-                assertEquals(connections + 1, connectionsNamed(master, clientName), "one direct connection more on "
-                        + master);
-                reached.add(master);
-            }
-            assertEquals(Set.copyOf(cluster.masters()), reached, "every master");
-            Map<NodeAddress, DirectConnections> direct = ClientInternals.clusterDirectConnections(named);
-            for (RedisServer master : cluster.masters()) {
-                DirectConnections ofMaster = direct.get(new NodeAddress(master.host(), master.port()));
-                assertEquals(1, ofMaster.openConnections(), "one direct connection to " + master + ", kept for reuse");
-            }
-        } finally {
-            named.close();
-        }
-        for (RedisServer master : cluster.masters()) {
-            assertTrue(Conditions.await(Duration.ofSeconds(10), () -> connectionsNamed(master, clientName) == 0),
-                    "no connection of the closed client left on " + master);
-        }
-    }
-
-    @Test
-    void noDirectConnectionsWhenTurnedOff() throws Exception {
-        try (HaspClient without = HaspClient.create(HaspConfig.builder().uri(cluster.uri()).directConnections(0).build())) {
-            HaspLock lock = without.getLock("cluster:no-direct");
-            lock.lock();
-            lock.unlock();
-            assertEquals(Map.of(), ClientInternals.clusterDirectConnections(without));
-        }
-    }
-
-    /** Script calls run on direct connections by {@code client}, over all nodes. */
-    static long directCalls(HaspClient client) {
-        return ClientInternals.clusterDirectConnections(client).values().stream().mapToLong(DirectConnections::calls).sum();
-    }
-
-    /** Connections named {@code name} on {@code node}. */
-    static long connectionsNamed(RedisServer node, String name) {
-        try (RedisProbe probe = node.probe()) {
-            return String.valueOf(probe.call("CLIENT", "LIST")).lines().filter(l -> l.contains(" name=" + name + " ")).count();
         }
     }
 }

@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
-import io.hasp.internal.ClientInternals;
 import io.hasp.internal.cluster.ClusterSlot;
-import io.hasp.internal.connection.DirectConnections;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
 import io.hasp.testing.Conditions;
@@ -155,95 +153,6 @@ class ClusterMigrationIT {
             moving.unlockAsync(owner).get(10, TimeUnit.SECONDS);
             staying.unlockAsync(owner).get(10, TimeUnit.SECONDS);
             assertFalse(moving.isLocked());
-        }
-    }
-
-    @Test
-    void aBlockingAcquireSentDirectlyToTheOldMasterFollowsMoved() throws Exception {
-        // No periodic refresh during the test: the client's map must still name the old master.
-        try (HaspClient stale = HaspClient.create(HaspConfig.builder().uri(cluster.uri())
-                .topologyRefresh(Duration.ofHours(1)).build())) {
-            String name = "moved-direct";
-            int slot = slotOf(name);
-            RedisServer source = cluster.masterOf(slot);
-            RedisServer target = cluster.masters().get((cluster.masters().indexOf(source) + 1) % 3);
-            HaspLock lock = stale.getLock(name);
-            stale.commands().get(name).get(10, TimeUnit.SECONDS);   // the source's node connection is up
-            lock.lock();   // and a direct connection to it
-            lock.unlock();
-            assertTrue(directCalls(stale) >= 2, "lock and unlock ran on direct connections");
-
-            // Move the (empty) slot to the target for good; the client is not told.
-            assertEquals("OK", call(target, "CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", RedisCluster.nodeId(source)));
-            assertEquals("OK", call(source, "CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", RedisCluster.nodeId(target)));
-            for (RedisServer master : cluster.masters()) {
-                assertEquals("OK", call(master, "CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", RedisCluster.nodeId(target)));
-            }
-            long movedBefore = errors(source, "MOVED");
-            long directBefore = directCalls(stale);
-            lock.lock();   // the old master answers MOVED on the direct connection; the re-send goes to the target
-            try {
-                assertEquals(directBefore + 1, directCalls(stale), "the first send went direct");
-                assertTrue(errors(source, "MOVED") > movedBefore, "and was answered MOVED");
-                assertEquals(1, lock.getHoldCount());
-                assertEquals("1", call(target, "HGET", name, stale.id() + ":" + Thread.currentThread().getId()),
-                        "held once, on the new master");
-            } finally {
-                lock.unlock();
-            }
-            assertEquals(0L, call(target, "EXISTS", name));
-            assertFalse(other.getLock(name).isLocked());
-        }
-    }
-
-    @Test
-    void aBlockingAcquireSentDirectlyIntoAMigratingSlotFollowsAsk() throws Exception {
-        try (HaspClient asker = HaspClient.create(HaspConfig.builder().uri(cluster.uri())
-                .topologyRefresh(Duration.ofHours(1)).build())) {
-            String name = "asked-direct";
-            int slot = slotOf(name);
-            RedisServer source = cluster.masterOf(slot);
-            RedisServer target = cluster.masters().get((cluster.masters().indexOf(source) + 1) % 3);
-            HaspLock lock = asker.getLock(name);
-            asker.commands().get(name).get(10, TimeUnit.SECONDS);   // the source's node connection is up
-            lock.lock();   // and a direct connection to it
-            lock.unlock();
-            assertTrue(directCalls(asker) >= 2, "lock and unlock ran on direct connections");
-
-            // Half-migrate the slot: a key the source does not have is asked for on the target.
-            assertEquals("OK", call(target, "CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", RedisCluster.nodeId(source)));
-            assertEquals("OK", call(source, "CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", RedisCluster.nodeId(target)));
-            long askBefore = errors(source, "ASK");
-            long directBefore = directCalls(asker);
-            assertTrue(lock.tryLock(Duration.ofSeconds(10), Duration.ofSeconds(30)),
-                    "taken through ASKING on the importing node");
-            try {
-                assertEquals(directBefore + 1, directCalls(asker), "the first send went direct");
-                assertTrue(errors(source, "ASK") > askBefore, "and was answered ASK");
-                try (RedisProbe probe = target.probe()) {
-                    probe.call("ASKING");
-                    assertEquals("1", probe.call("HGET", name, asker.id() + ":" + Thread.currentThread().getId()),
-                            "held once, on the importing node");
-                }
-            } finally {
-                for (RedisServer master : cluster.masters()) {
-                    assertEquals("OK", call(master, "CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", RedisCluster.nodeId(target)));
-                }
-            }
-            lock.unlock();
-            assertEquals(0L, call(target, "EXISTS", name));
-        }
-    }
-
-    /** Script calls run on direct connections by {@code client}, over all nodes. */
-    private static long directCalls(HaspClient client) {
-        return ClientInternals.clusterDirectConnections(client).values().stream().mapToLong(DirectConnections::calls).sum();
-    }
-
-    /** Error replies with {@code code} so far on {@code node}. */
-    private static long errors(RedisServer node, String code) {
-        try (RedisProbe probe = node.probe()) {
-            return probe.errorReplies(code);
         }
     }
 }

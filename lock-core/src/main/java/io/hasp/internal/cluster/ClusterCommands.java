@@ -368,14 +368,13 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
         void send(NodeAddress node, boolean asking) {
             RedisCommands commands;
             try {
-                // ASKING and the command go out in this order on the node's one multiplexed connection,
-                // never the command on a direct connection, where ASKING would not apply.
-                commands = asking ? nodes.multiplexed(node) : nodes.of(node);
+                commands = nodes.of(node);
             } catch (RuntimeException e) {
                 completeExceptionally(e);
                 return;
             }
             if (asking) {
+                // ASKING and the command go out in this order on the node's one connection.
                 commands.execute(Replies.OK, "ASKING");
             }
             send.apply(commands).whenComplete(this::settle);

@@ -23,8 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The caller-runs path to one server (a single server, or one node of a cluster: each has its own): up to
- * {@link HaspConfig#directConnections()} plain blocking sockets, lent one at a time to a thread that would otherwise hand its command to the event
+ * The caller-runs path of a single-server client: up to {@link HaspConfig#directConnections()} plain
+ * blocking sockets, lent one at a time to a thread that would otherwise hand its command to the event
  * loop and park until the loop hands the reply back. The thread writes the command and reads the reply
  * itself, which saves the two thread hand-offs of every round trip (see the blocking-path notes in
  * {@code lock-bench/results/blocking-path/}).
