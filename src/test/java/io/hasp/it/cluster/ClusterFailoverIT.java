@@ -1,0 +1,212 @@
+package io.hasp.it.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hasp.HaspClient;
+import io.hasp.HaspConfig;
+import io.hasp.internal.cluster.ClusterSlot;
+import io.hasp.lock.HaspLock;
+import io.hasp.testing.Conditions;
+import io.hasp.testing.RedisCluster;
+import io.hasp.testing.RedisProbe;
+import io.hasp.testing.RedisServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * hasp's locks through a coordinated failover of a Redis Cluster master ({@code CLUSTER FAILOVER} on its
+ * replica, which takes over with every write the master acknowledged): the master's clients are paused,
+ * then sent on with {@code MOVED}, its sharded subscribers dropped. Two clients' threads keep a plain
+ * counter exact under a lock whose master fails over mid-run, and a waiter parked behind another client's
+ * hold is woken by the unlock sent after its master failed over, long before the holder's lease would end.
+ * One cluster for the class; each test fails over another master.
+ */
+class ClusterFailoverIT {
+
+    /** Longer than any wait below: a waiter that gets the lock in time was woken by a message. */
+    private static final Duration LONG_LEASE = Duration.ofSeconds(60);
+
+    private static RedisCluster cluster;
+
+    @BeforeAll
+    static void start() {
+        cluster = RedisCluster.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** A lock name whose slot the {@code m}-th master served when the cluster was formed. */
+    private static String nameOnMaster(String prefix, int m) {
+        for (int i = 0; ; i++) {
+            String name = prefix + ":" + i;
+            if (cluster.masterOf(ClusterSlot.of(name)) == cluster.masters().get(m)) {
+                return name;
+            }
+        }
+    }
+
+    /** Fails {@code master} over to its replica and waits until the replica serves as master. */
+    private static RedisServer failOver(RedisServer master) {
+        RedisServer replica = cluster.replicas().get(cluster.masters().indexOf(master));
+        try (RedisProbe probe = replica.probe()) {
+            assertEquals("OK", probe.call("CLUSTER", "FAILOVER"));
+        }
+        assertTrue(Conditions.await(Duration.ofSeconds(30), () -> role(replica).equals("master")
+                && role(master).equals("slave")), "the replica " + replica + " took over from " + master);
+        return replica;
+    }
+
+    private static String role(RedisServer node) {
+        try (RedisProbe probe = node.probe()) {
+            String info = String.valueOf(probe.call("INFO", "replication"));
+            for (String line : info.split("\r?\n")) {
+                if (line.startsWith("role:")) {
+                    return line.substring("role:".length()).trim();
+                }
+            }
+            return "";
+        }
+    }
+
+    @Test
+    void aCounterStaysExactWhileItsLocksMasterFailsOver() throws Exception {
+        String name = nameOnMaster("failover:counter", 0);
+        String counter = "{" + name + "}:value";
+        RedisServer master = cluster.masters().get(0);
+        HaspClient first = HaspClient.create(cluster.uri());
+        HaspClient second = HaspClient.create(cluster.uri());
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong increments = new AtomicLong();
+        try {
+            first.commands().set(counter, "0").get(10, TimeUnit.SECONDS);
+            List<Future<?>> workers = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                HaspClient client = t % 2 == 0 ? first : second;
+                workers.add(threads.submit(() -> {
+                    HaspLock lock = client.getLock(name);
+                    while (!stop.get()) {
+                        lock.lock();
+                        try {
+                            long value = Long.parseLong(client.commands().get(counter).get(10, TimeUnit.SECONDS));
+                            client.commands().set(counter, Long.toString(value + 1)).get(10, TimeUnit.SECONDS);
+                            increments.incrementAndGet();
+                        } finally {
+                            lock.unlock();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            assertTrue(Conditions.await(Duration.ofSeconds(30), () -> increments.get() >= 200 || anyDone(workers)),
+                    "the workers are under way");
+            long movedBefore = errors(master, "MOVED");
+            RedisServer promoted = failOver(master);
+            long atFailover = increments.get();
+            assertTrue(Conditions.await(Duration.ofSeconds(60), () -> increments.get() >= atFailover + 200
+                    || anyDone(workers)), "the workers go on after the failover");
+            stop.set(true);
+            for (Future<?> worker : workers) {
+                worker.get(60, TimeUnit.SECONDS);   // a worker's failure fails the test here, with its cause
+            }
+            assertEquals(Long.toString(increments.get()), first.commands().get(counter).get(10, TimeUnit.SECONDS),
+                    "no update lost");
+            assertTrue(errors(master, "MOVED") > movedBefore, "the clients were sent on by the demoted master");
+            try (RedisProbe probe = promoted.probe()) {
+                assertEquals(Long.toString(increments.get()), probe.call("GET", counter), "served by the promoted replica");
+                assertEquals(0L, probe.call("EXISTS", name), "the lock is free");
+            }
+        } finally {
+            stop.set(true);
+            threads.shutdownNow();
+            first.close();
+            second.close();
+        }
+    }
+
+    private static boolean anyDone(List<Future<?>> workers) {
+        return workers.stream().anyMatch(Future::isDone);
+    }
+
+    @Test
+    void aWaiterIsWokenByAnUnlockSentAfterItsMasterFailedOver() throws Exception {
+        String name = nameOnMaster("failover:wake", 1);
+        RedisServer master = cluster.masters().get(1);
+        ExecutorService threads = Executors.newSingleThreadExecutor();
+        try (HaspClient holder = HaspClient.create(HaspConfig.builder().uri(cluster.uri())
+                        .watchdogLease(LONG_LEASE).build());
+                HaspClient waiter = HaspClient.create(cluster.uri())) {
+            HaspLock held = holder.getLock(name);
+            held.lock();
+            AtomicBoolean parked = new AtomicBoolean();
+            CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    HaspLock mine = waiter.getLock(name);
+                    parked.set(true);
+                    boolean got = mine.tryLock(LONG_LEASE.multipliedBy(2), Duration.ofSeconds(10));
+                    if (got) {
+                        mine.unlock();
+                    }
+                    return got;
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, threads);
+            // Parked once its client listens on the lock's channel on the master (sharded on 7.0+, else classic).
+            assertTrue(Conditions.await(Duration.ofSeconds(10), () -> parked.get() && subscribers(master, name) > 0),
+                    "the waiter listens on " + master);
+            RedisServer promoted = failOver(master);
+            assertNotSame(master, promoted);
+            assertFalse(waiting.isDone(), "still waiting: the holder holds the lock");
+            held.unlock();   // follows MOVED to the promoted replica, and publishes there
+            assertTrue(waiting.get(LONG_LEASE.toSeconds() / 3, TimeUnit.SECONDS),
+                    "woken by the unlock message, long before the holder's lease would have run out");
+            try (RedisProbe probe = promoted.probe()) {
+                assertEquals(0L, probe.call("EXISTS", name), "the lock is free on the promoted replica");
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** Error replies with {@code code} so far on {@code node}. */
+    private static long errors(RedisServer node, String code) {
+        try (RedisProbe probe = node.probe()) {
+            return probe.errorReplies(code);
+        }
+    }
+
+    /** Subscribers of the lock's unlock channel on {@code node}, sharded or classic. */
+    private static long subscribers(RedisServer node, String name) {
+        String channel = "redisson_lock__channel:{" + name + "}";
+        try (RedisProbe probe = node.probe()) {
+            long count = 0;
+            for (String kind : List.of("SHARDNUMSUB", "NUMSUB")) {
+                Object reply = probe.call("PUBSUB", kind, channel);
+                if (reply instanceof List<?> pair && pair.size() == 2 && pair.get(1) instanceof Long n) {
+                    count += n;
+                }
+            }
+            return count;
+        }
+    }
+}
