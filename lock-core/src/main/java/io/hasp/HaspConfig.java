@@ -345,8 +345,10 @@ public final class HaspConfig {
         }
 
         /**
-         * How often a cluster client reads the topology again, besides after a {@code MOVED} and
-         * when a node's connection is lost (default 30 s).
+         * How often a cluster client reads the topology again (default 30 s), besides after a {@code MOVED},
+         * when a node's connection is lost (then again every 100 ms to 1 s while the topology names that
+         * node as a master and it cannot be reached, or leaves its slots without a master), and when a
+         * command finds its slot without a master (at most every 100 ms).
          *
          * @param period the period, &gt; 0
          * @return this builder

@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
+import io.hasp.RedisException;
 import io.hasp.internal.cluster.ClusterSlot;
 import io.hasp.lock.HaspLock;
+import io.hasp.lock.HoldLostException;
 import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisCluster;
 import io.hasp.testing.RedisProbe;
@@ -16,7 +18,10 @@ import io.hasp.testing.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -33,7 +38,9 @@ import org.junit.jupiter.api.Test;
  * then sent on with {@code MOVED}, its sharded subscribers dropped. Two clients' threads keep a plain
  * counter exact under a lock whose master fails over mid-run, and a waiter parked behind another client's
  * hold is woken by the unlock sent after its master failed over, long before the holder's lease would end.
- * One cluster for the class; each test fails over another master.
+ * And a master killed outright ({@code SIGKILL}): once the cluster has promoted its replica, lock calls on
+ * its slots go on there without waiting for a periodic topology read. One cluster for the class; each test
+ * fails over another master.
  */
 class ClusterFailoverIT {
 
@@ -140,6 +147,84 @@ class ClusterFailoverIT {
             threads.shutdownNow();
             first.close();
             second.close();
+        }
+    }
+
+    @Test
+    void lockCallsGoOnOnceAKilledMastersReplicaTakesOver() throws Exception {
+        // Each worker its own lock, all on one master: no waiter, so no pub/sub traffic that would read
+        // the topology on its own; only the commands and the client's handling of the lost node.
+        List<String> names = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            names.add(nameOnMaster("failover:killed:" + t, 2));
+        }
+        RedisServer master = cluster.masters().get(2);
+        RedisServer replica = cluster.replicas().get(2);
+        // No periodic topology refresh within the test: the client must find the promoted replica by itself.
+        HaspClient client = HaspClient.create(HaspConfig.builder().uri(cluster.uri())
+                .topologyRefresh(Duration.ofHours(1)).build());
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong increments = new AtomicLong();
+        AtomicLong failed = new AtomicLong();
+        Queue<Throwable> unexpected = new ConcurrentLinkedQueue<>();
+        try {
+            List<Future<?>> workers = new ArrayList<>();
+            for (String name : names) {
+                String counter = "{" + name + "}:value";
+                client.commands().set(counter, "0").get(10, TimeUnit.SECONDS);
+                workers.add(threads.submit(() -> {
+                    HaspLock lock = client.getLock(name);
+                    while (!stop.get()) {
+                        try {
+                            lock.lock();
+                            try {
+                                long value = Long.parseLong(client.commands().get(counter).get(10, TimeUnit.SECONDS));
+                                client.commands().set(counter, Long.toString(value + 1)).get(10, TimeUnit.SECONDS);
+                                increments.incrementAndGet();
+                            } finally {
+                                lock.unlock();
+                            }
+                        } catch (Throwable e) {
+                            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+                            if (cause instanceof RedisException || cause instanceof HoldLostException) {
+                                failed.incrementAndGet();   // no master for the slot, or a hold the kill lost
+                            } else {
+                                unexpected.add(cause);
+                                return null;
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            assertTrue(Conditions.await(Duration.ofSeconds(30), () -> increments.get() >= 100 || anyDone(workers)),
+                    "the workers are under way");
+            master.kill();
+            assertTrue(Conditions.await(Duration.ofSeconds(30), () -> role(replica).equals("master")),
+                    "the replica " + replica + " took over from the killed " + master);
+            long atPromotion = increments.get();
+            assertTrue(Conditions.await(Duration.ofSeconds(60), () -> increments.get() >= atPromotion + 100
+                    || anyDone(workers)), "the workers go on on the promoted replica: " + increments.get() + " increments, "
+                    + failed.get() + " calls failed, unexpected: " + unexpected);
+            stop.set(true);
+            for (Future<?> worker : workers) {
+                worker.get(60, TimeUnit.SECONDS);
+            }
+            assertTrue(unexpected.isEmpty(), "only Redis errors while no master served the slot: " + unexpected);
+            try (RedisProbe probe = replica.probe()) {
+                for (String name : names) {
+                    // Free, or held by a hold whose unlock could not be confirmed while no master answered:
+                    // no longer renewed, it ends with its lease.
+                    long ttl = (Long) probe.call("PTTL", name);
+                    assertTrue(ttl == -2 || (ttl > 0 && ttl <= HaspConfig.builder().build().watchdogLease().toMillis()),
+                            name + " is free on the promoted replica, or ends with its lease: PTTL " + ttl);
+                }
+            }
+        } finally {
+            stop.set(true);
+            threads.shutdownNow();
+            client.close();
         }
     }
 

@@ -48,7 +48,7 @@ class ClusterLockIT {
     @BeforeAll
     static void start() {
         cluster = RedisCluster.start();
-        client = HaspClient.create(HaspConfig.builder().uri(cluster.uri()).watchdogLease(Duration.ofSeconds(3)).build());
+        client = HaspClient.create(HaspConfig.builder().uri(cluster.uri()).watchdogLease(Duration.ofSeconds(6)).build());
         other = HaspClient.create(cluster.uri());
     }
 
@@ -164,8 +164,9 @@ class ClusterLockIT {
             }
             long renewalsBefore = client.renewalCalls();
             long target = renewalsBefore + 3 * callsPerPass;
-            // Three passes (one every second): the 3 s lease would have run out by then. A 1.5 s lease
-            // lost locks when a 2-core machine stalled the client for a pass (1 run in 4).
+            // Three passes (one every 2 s): the 6 s lease would have run out by then. A 1.5 s lease lost
+            // locks when a 2-core machine stalled the client for a pass (1 run in 4), and a 3 s lease once
+            // on a machine three times slower than usual.
             assertTrue(Conditions.await(Duration.ofSeconds(30), () -> client.renewalCalls() >= target),
                     "three renewal passes");
             // Wait until the masters ran what was sent so far.

@@ -11,11 +11,15 @@ import io.hasp.internal.Futures;
 import io.hasp.internal.pubsub.ChannelKind;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -39,6 +43,11 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterCommands.class);
     private static final int MAX_REDIRECTS = 5;
+    /** The longest pause between two topology reads while a master the map names cannot be reached. */
+    static final Duration FOLLOW_MAX_PAUSE = Duration.ofSeconds(1);
+    /** The shortest pause between two topology reads started because a master is missing. */
+    static final Duration FOLLOW_MIN_PAUSE = Duration.ofMillis(100);
+    private static final Backoff FOLLOW = new Backoff(FOLLOW_MIN_PAUSE, FOLLOW_MAX_PAUSE, 0);
 
     private final ClusterNodes nodes;
     private final List<NodeAddress> seeds;
@@ -46,6 +55,10 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
     private final long retryBudgetNanos;
     private final AtomicBoolean refreshing = new AtomicBoolean();
     private final AtomicLong refreshes = new AtomicLong();
+    /** Lost nodes whose replacement is being looked for ({@link #followLostNode}). */
+    private final Set<NodeAddress> following = ConcurrentHashMap.newKeySet();
+    /** When a command for a slot without a master last started a refresh ({@link System#nanoTime()}). */
+    private final AtomicLong lastUnroutedRefresh = new AtomicLong(System.nanoTime() - FOLLOW_MIN_PAUSE.toNanos());
     private volatile SlotMap map;
     private volatile ChannelKind channelKind = ChannelKind.CLASSIC;
     private volatile Runnable topologyListener = () -> { };
@@ -65,7 +78,40 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
         this.map = map;
         this.timer = timer;
         this.retryBudgetNanos = TimeUnit.MILLISECONDS.toNanos(retryBudgetMillis);
-        nodes.onNodeLost(this::refresh);
+        nodes.onNodeLost(this::followLostNode);
+    }
+
+    /**
+     * A node's connection was lost: reads the topology again, and again after a growing pause (up to
+     * {@link #FOLLOW_MAX_PAUSE}) for as long as the map names that node as a master while it cannot be
+     * reached, or covers fewer slots than it did when the node was lost. A master that died is replaced by
+     * its replica only once the cluster has noticed (its node timeout) and elected it: a read in between
+     * still names the dead master, or (once the cluster marked it failed) no master at all for its slots.
+     * Until the map names the replica, nothing sent for those slots can succeed, and no node is left to
+     * answer {@code MOVED}.
+     */
+    private void followLostNode(NodeAddress node) {
+        if (!following.add(node)) {
+            return;   // already followed
+        }
+        followLostNode(node, map.coveredSlots(), 0);
+    }
+
+    private void followLostNode(NodeAddress node, int coveredBefore, int pauses) {
+        refresh().whenComplete((current, e) -> {
+            boolean unreachableMaster = current.masters().contains(node) && !nodes.isConnected(node);
+            boolean slotsWithoutMaster = current.coveredSlots() < coveredBefore;
+            if (closed || !(unreachableMaster || slotsWithoutMaster)) {
+                following.remove(node);   // replaced, gone from the map with its slots served elsewhere, or back
+                return;
+            }
+            try {
+                timer.newTimeout(t -> followLostNode(node, coveredBefore, pauses + 1), FOLLOW.delayNanos(pauses),
+                        TimeUnit.NANOSECONDS);
+            } catch (RuntimeException timerStopped) {
+                following.remove(node);   // the client is closing
+            }
+        });
     }
 
     /**
@@ -85,6 +131,8 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
                 sources.add(seed);
             }
         }
+        // Nodes that answer now first: asking a dead master first would wait out a command timeout.
+        sources.sort(Comparator.comparing(node -> !nodes.isConnected(node)));
         CompletableFuture<SlotMap> read;
         try {
             read = discover(nodes, sources);
@@ -340,9 +388,20 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
         return send.apply(nodes.of(map.masters().iterator().next()));
     }
 
+    /** Starts a {@link #refresh} unless one started less than {@code pause} ago. */
+    private void refreshAtMostEvery(Duration pause) {
+        long now = System.nanoTime();
+        long last = lastUnroutedRefresh.get();
+        if (now - last >= pause.toNanos() && lastUnroutedRefresh.compareAndSet(last, now)) {
+            refresh();
+        }
+    }
+
     private <T> CompletableFuture<T> routed(int slot, Function<RedisCommands, CompletableFuture<T>> send) {
         NodeAddress master = map.masterOf(slot);
         if (master == null) {
+            // Read in the middle of a failover, say: the next read may name the slot's new master.
+            refreshAtMostEvery(FOLLOW_MIN_PAUSE);
             return CompletableFuture.failedFuture(new RedisConnectionException("slot " + slot
                     + " has no master in the known topology (" + map + ")", null));
         }

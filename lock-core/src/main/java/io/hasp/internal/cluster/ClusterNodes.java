@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Consumer;
 
 /**
  * The commands of each cluster node, opened on first use: one multiplexed connection per node
@@ -28,7 +29,7 @@ public final class ClusterNodes {
     private final Transport transport;
     private final Timer timer;
     private final ConcurrentMap<NodeAddress, Node> nodes = new ConcurrentHashMap<>();
-    private volatile Runnable onNodeLost = () -> { };
+    private volatile Consumer<NodeAddress> onNodeLost = node -> { };
     private volatile boolean closed;
 
     private record Node(RedisConnection connection, RedisCommands commands) {
@@ -45,9 +46,18 @@ public final class ClusterNodes {
         this.timer = timer;
     }
 
-    /** Runs {@code action} (on an event loop; it must not block) whenever a node's connection is lost. */
-    public void onNodeLost(Runnable action) {
+    /**
+     * Runs {@code action} with the node (on an event loop; it must not block) whenever a node's connection
+     * is lost.
+     */
+    public void onNodeLost(Consumer<NodeAddress> action) {
         this.onNodeLost = action;
+    }
+
+    /** Whether {@code node}'s connection is open and ready now; false for a node not connected to yet. */
+    public boolean isConnected(NodeAddress node) {
+        Node known = nodes.get(node);
+        return known != null && known.connection().isReady();
     }
 
     /** The commands of {@code node}, connecting to it on first use. */
@@ -75,7 +85,7 @@ public final class ClusterNodes {
             @Override
             public void disconnected(RedisConnection c) {
                 if (!closed) {
-                    onNodeLost.run();   // the node may have failed over or left: read the topology again
+                    onNodeLost.accept(address);   // it may have failed over or left: read the topology again
                 }
             }
         });
