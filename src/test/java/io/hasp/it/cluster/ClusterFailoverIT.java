@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Test;
  * counter exact under a lock whose master fails over mid-run, and a waiter parked behind another client's
  * hold is woken by the unlock sent after its master failed over, long before the holder's lease would end.
  * And a master killed outright ({@code SIGKILL}): once the cluster has promoted its replica, lock calls on
- * its slots go on there without waiting for a periodic topology read. One cluster for the class; each test
+ * its slots go on there without waiting for a periodic topology read, and a waiter that was parked on the
+ * dead master is woken by the unlock published on its successor. One cluster for the class; each test
  * fails over another master.
  */
 class ClusterFailoverIT {
@@ -160,10 +161,14 @@ class ClusterFailoverIT {
         }
         RedisServer master = cluster.masters().get(2);
         RedisServer replica = cluster.replicas().get(2);
-        // No periodic topology refresh within the test: the client must find the promoted replica by itself.
-        HaspClient client = HaspClient.create(HaspConfig.builder().uri(cluster.uri())
-                .topologyRefresh(Duration.ofHours(1)).build());
-        ExecutorService threads = Executors.newFixedThreadPool(4);
+        // No periodic topology refresh within the test: the clients must find the promoted replica by themselves.
+        HaspConfig noPeriodicRefresh = HaspConfig.builder().uri(cluster.uri()).topologyRefresh(Duration.ofHours(1)).build();
+        HaspClient client = HaspClient.create(noPeriodicRefresh);
+        // And a waiter of another client, parked behind a hold on the same master when it dies.
+        HaspClient holder = HaspClient.create(noPeriodicRefresh.toBuilder().watchdogLease(LONG_LEASE).build());
+        HaspClient waiter = HaspClient.create(noPeriodicRefresh);
+        String waitedFor = nameOnMaster("failover:killed:waited", 2);
+        ExecutorService threads = Executors.newFixedThreadPool(5);
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong increments = new AtomicLong();
         AtomicLong failed = new AtomicLong();
@@ -200,6 +205,18 @@ class ClusterFailoverIT {
             }
             assertTrue(Conditions.await(Duration.ofSeconds(30), () -> increments.get() >= 100 || anyDone(workers)),
                     "the workers are under way");
+            HaspLock held = holder.getLock(waitedFor);
+            held.lock();
+            Future<Boolean> waiting = threads.submit(() -> {
+                HaspLock mine = waiter.getLock(waitedFor);
+                boolean got = mine.tryLock(LONG_LEASE.multipliedBy(2), Duration.ofSeconds(10));
+                if (got) {
+                    mine.unlock();
+                }
+                return got;
+            });
+            assertTrue(Conditions.await(Duration.ofSeconds(10), () -> subscribers(master, waitedFor) > 0),
+                    "the waiter listens on " + master);
             master.kill();
             assertTrue(Conditions.await(Duration.ofSeconds(30), () -> role(replica).equals("master")),
                     "the replica " + replica + " took over from the killed " + master);
@@ -212,6 +229,10 @@ class ClusterFailoverIT {
                 worker.get(60, TimeUnit.SECONDS);
             }
             assertTrue(unexpected.isEmpty(), "only Redis errors while no master served the slot: " + unexpected);
+            assertFalse(waiting.isDone(), "the waiter still waits: the hold, replicated, survived the failover");
+            held.unlock();   // on the promoted replica, which publishes the unlock there
+            assertTrue(waiting.get(LONG_LEASE.toSeconds() / 3, TimeUnit.SECONDS),
+                    "the waiter, its subscription moved to the promoted replica, is woken long before the lease ends");
             try (RedisProbe probe = replica.probe()) {
                 for (String name : names) {
                     // Free, or held by a hold whose unlock could not be confirmed while no master answered:
@@ -225,6 +246,8 @@ class ClusterFailoverIT {
             stop.set(true);
             threads.shutdownNow();
             client.close();
+            holder.close();
+            waiter.close();
         }
     }
 
