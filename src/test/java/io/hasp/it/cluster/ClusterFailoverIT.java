@@ -113,14 +113,7 @@ class ClusterFailoverIT {
                 workers.add(threads.submit(() -> {
                     HaspLock lock = client.getLock(name);
                     while (!stop.get()) {
-                        lock.lock();
-                        try {
-                            long value = Long.parseLong(client.commands().get(counter).get(10, TimeUnit.SECONDS));
-                            client.commands().set(counter, Long.toString(value + 1)).get(10, TimeUnit.SECONDS);
-                            increments.incrementAndGet();
-                        } finally {
-                            lock.unlock();
-                        }
+                        incrementUnderLock(client, lock, counter, increments);
                     }
                     return null;
                 }));
@@ -182,14 +175,7 @@ class ClusterFailoverIT {
                     HaspLock lock = client.getLock(name);
                     while (!stop.get()) {
                         try {
-                            lock.lock();
-                            try {
-                                long value = Long.parseLong(client.commands().get(counter).get(10, TimeUnit.SECONDS));
-                                client.commands().set(counter, Long.toString(value + 1)).get(10, TimeUnit.SECONDS);
-                                increments.incrementAndGet();
-                            } finally {
-                                lock.unlock();
-                            }
+                            incrementUnderLock(client, lock, counter, increments);
                         } catch (Throwable e) {
                             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
                             if (cause instanceof RedisException || cause instanceof HoldLostException) {
@@ -248,6 +234,19 @@ class ClusterFailoverIT {
             client.close();
             holder.close();
             waiter.close();
+        }
+    }
+
+    /** One critical section: reads a plain counter and writes it back plus one, under {@code lock}. */
+    private static void incrementUnderLock(HaspClient client, HaspLock lock, String counter, AtomicLong increments)
+            throws Exception {
+        lock.lock();
+        try {
+            long value = Long.parseLong(client.commands().get(counter).get(10, TimeUnit.SECONDS));
+            client.commands().set(counter, Long.toString(value + 1)).get(10, TimeUnit.SECONDS);
+            increments.incrementAndGet();
+        } finally {
+            lock.unlock();
         }
     }
 
