@@ -346,9 +346,9 @@ public final class HaspConfig {
 
         /**
          * How often a cluster client reads the topology again (default 30 s), besides after a {@code MOVED},
-         * when a node's connection is lost (then again every 100 ms to 1 s while the topology names that
-         * node as a master and it cannot be reached, or leaves its slots without a master), and when a
-         * command finds its slot without a master (at most every 100 ms).
+         * when a command finds its slot without a master (at most once a second), and when a node is lost
+         * (then every 100 ms to 1 s, for at most this period, while a slot it served has no master or
+         * still that node while it cannot be reached).
          *
          * @param period the period, &gt; 0
          * @return this builder

@@ -3,6 +3,7 @@ package io.hasp.internal.cluster;
 import io.hasp.RedisCommands;
 import io.hasp.RedisConnectionException;
 import io.hasp.RedisServerException;
+import io.hasp.RedisTimeoutException;
 import io.hasp.Replies;
 import io.hasp.Reply;
 import io.hasp.Script;
@@ -13,13 +14,12 @@ import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,11 +43,8 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterCommands.class);
     private static final int MAX_REDIRECTS = 5;
-    /** The longest pause between two topology reads while a master the map names cannot be reached. */
-    static final Duration FOLLOW_MAX_PAUSE = Duration.ofSeconds(1);
-    /** The shortest pause between two topology reads started because a master is missing. */
-    static final Duration FOLLOW_MIN_PAUSE = Duration.ofMillis(100);
-    private static final Backoff FOLLOW = new Backoff(FOLLOW_MIN_PAUSE, FOLLOW_MAX_PAUSE, 0);
+    /** The shortest pause between two topology reads started by commands for slots without a master. */
+    static final Duration UNROUTED_REFRESH_PAUSE = Duration.ofSeconds(1);
 
     private final ClusterNodes nodes;
     private final List<NodeAddress> seeds;
@@ -55,10 +52,9 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
     private final long retryBudgetNanos;
     private final AtomicBoolean refreshing = new AtomicBoolean();
     private final AtomicLong refreshes = new AtomicLong();
-    /** Lost nodes whose replacement is being looked for ({@link #followLostNode}). */
-    private final Set<NodeAddress> following = ConcurrentHashMap.newKeySet();
+    private final LostNodeFollower follower;
     /** When a command for a slot without a master last started a refresh ({@link System#nanoTime()}). */
-    private final AtomicLong lastUnroutedRefresh = new AtomicLong(System.nanoTime() - FOLLOW_MIN_PAUSE.toNanos());
+    private final AtomicLong lastUnroutedRefresh = new AtomicLong(System.nanoTime() - UNROUTED_REFRESH_PAUSE.toNanos());
     private volatile SlotMap map;
     private volatile ChannelKind channelKind = ChannelKind.CLASSIC;
     private volatile Runnable topologyListener = () -> { };
@@ -78,46 +74,17 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
         this.map = map;
         this.timer = timer;
         this.retryBudgetNanos = TimeUnit.MILLISECONDS.toNanos(retryBudgetMillis);
-        nodes.onNodeLost(this::followLostNode);
+        this.follower = new LostNodeFollower(nodes, () -> this.map, this::refresh,
+                (task, delayNanos) -> timer.newTimeout(t -> task.run(), delayNanos, TimeUnit.NANOSECONDS),
+                System::nanoTime);
+        nodes.onNodeLost(follower::lost);
     }
 
     /**
-     * A node's connection was lost: reads the topology again, and again after a growing pause (up to
-     * {@link #FOLLOW_MAX_PAUSE}) for as long as the map names that node as a master while it cannot be
-     * reached, or covers fewer slots than it did when the node was lost. A master that died is replaced by
-     * its replica only once the cluster has noticed (its node timeout) and elected it: a read in between
-     * still names the dead master, or (once the cluster marked it failed) no master at all for its slots.
-     * Until the map names the replica, nothing sent for those slots can succeed, and no node is left to
-     * answer {@code MOVED}.
-     */
-    private void followLostNode(NodeAddress node) {
-        if (!following.add(node)) {
-            return;   // already followed
-        }
-        followLostNode(node, map.coveredSlots(), 0);
-    }
-
-    private void followLostNode(NodeAddress node, int coveredBefore, int pauses) {
-        refresh().whenComplete((current, e) -> {
-            boolean unreachableMaster = current.masters().contains(node) && !nodes.isConnected(node);
-            boolean slotsWithoutMaster = current.coveredSlots() < coveredBefore;
-            if (closed || !(unreachableMaster || slotsWithoutMaster)) {
-                following.remove(node);   // replaced, gone from the map with its slots served elsewhere, or back
-                return;
-            }
-            try {
-                timer.newTimeout(t -> followLostNode(node, coveredBefore, pauses + 1), FOLLOW.delayNanos(pauses),
-                        TimeUnit.NANOSECONDS);
-            } catch (RuntimeException timerStopped) {
-                following.remove(node);   // the client is closing
-            }
-        });
-    }
-
-    /**
-     * Reads the topology again, from the known masters first and then the seeds; at most one
-     * refresh runs at a time (a call during one joins nothing and returns the current map). Called
-     * after a {@code MOVED}, when a node's connection is lost, and periodically.
+     * Reads the topology again, from the known masters and the seeds (those connected now first, those
+     * known to be down last); at most one refresh runs at a time (a call during one joins nothing and
+     * returns the current map). Called after a {@code MOVED}, while a lost node's slots have no reachable
+     * master ({@link LostNodeFollower}), for a command whose slot has no master, and periodically.
      *
      * @return completes with the map in use afterwards; never fails (a failed refresh keeps the map)
      */
@@ -125,17 +92,9 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
         if (closed || !refreshing.compareAndSet(false, true)) {
             return CompletableFuture.completedFuture(map);
         }
-        List<NodeAddress> sources = new ArrayList<>(map.masters());
-        for (NodeAddress seed : seeds) {
-            if (!sources.contains(seed)) {
-                sources.add(seed);
-            }
-        }
-        // Nodes that answer now first: asking a dead master first would wait out a command timeout.
-        sources.sort(Comparator.comparing(node -> !nodes.isConnected(node)));
         CompletableFuture<SlotMap> read;
         try {
-            read = discover(nodes, sources);
+            read = discover(nodes, sources());
         } catch (RuntimeException e) {
             read = CompletableFuture.failedFuture(e);
         }
@@ -147,6 +106,30 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
             }
             return map;
         });
+    }
+
+    /**
+     * The known masters and the seeds, those connected now first, then those never connected to, then those
+     * known to be down: asking a dead master first would wait out a command timeout.
+     */
+    private List<NodeAddress> sources() {
+        Set<NodeAddress> all = new LinkedHashSet<>(map.masters());
+        all.addAll(seeds);
+        List<NodeAddress> connected = new ArrayList<>();
+        List<NodeAddress> unknown = new ArrayList<>();
+        List<NodeAddress> down = new ArrayList<>();
+        for (NodeAddress node : all) {
+            if (nodes.isConnected(node)) {
+                connected.add(node);
+            } else if (nodes.isDown(node)) {
+                down.add(node);
+            } else {
+                unknown.add(node);
+            }
+        }
+        connected.addAll(unknown);
+        connected.addAll(down);
+        return connected;
     }
 
     /** Runs {@code listener} (on whichever thread changed it; it must not block) after every change of the map. */
@@ -218,6 +201,7 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
         if (closed) {
             return;
         }
+        follower.limit(Duration.ofMillis(periodMillis));
         try {
             periodic = timer.newTimeout(t -> refresh().whenComplete((m, e) -> refreshEvery(periodMillis)),
                     periodMillis, TimeUnit.MILLISECONDS);
@@ -229,6 +213,7 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
     /** Stops the periodic refresh. */
     public void close() {
         closed = true;
+        follower.close();
         Timeout t = periodic;
         if (t != null) {
             t.cancel();
@@ -401,7 +386,7 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
         NodeAddress master = map.masterOf(slot);
         if (master == null) {
             // Read in the middle of a failover, say: the next read may name the slot's new master.
-            refreshAtMostEvery(FOLLOW_MIN_PAUSE);
+            refreshAtMostEvery(UNROUTED_REFRESH_PAUSE);
             return CompletableFuture.failedFuture(new RedisConnectionException("slot " + slot
                     + " has no master in the known topology (" + map + ")", null));
         }
@@ -417,6 +402,8 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
         private final long retryUntilNanos;
         private int redirects;
         private int pauses;
+        /** The node of the last send. */
+        private NodeAddress target;
 
         Routed(int slot, Function<RedisCommands, CompletableFuture<T>> send, long retryUntilNanos) {
             this.slot = slot;
@@ -425,6 +412,14 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
         }
 
         void send(NodeAddress node, boolean asking) {
+            if (node == null) {
+                // A retry after TRYAGAIN or CLUSTERDOWN, and a read since then gave the slot no master.
+                refreshAtMostEvery(UNROUTED_REFRESH_PAUSE);
+                completeExceptionally(new RedisConnectionException("slot " + slot
+                        + " has no master in the known topology (" + map + ")", null));
+                return;
+            }
+            target = node;
             RedisCommands commands;
             try {
                 commands = nodes.of(node);
@@ -445,6 +440,11 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
                 return;
             }
             Throwable cause = Futures.unwrap(failure);
+            if ((cause instanceof RedisConnectionException || cause instanceof RedisTimeoutException)
+                    && !nodes.isConnected(target)) {
+                // The slot's master cannot be reached, perhaps never was by this client: look for its successor.
+                follower.lost(target);
+            }
             if (cause instanceof RedisServerException server) {
                 String code = server.code();
                 if ((code.equals("MOVED") || code.equals("ASK")) && redirects++ < MAX_REDIRECTS) {

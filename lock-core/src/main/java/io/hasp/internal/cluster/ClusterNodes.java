@@ -60,6 +60,12 @@ public final class ClusterNodes {
         return known != null && known.connection().isReady();
     }
 
+    /** Whether {@code node} has a connection that is not ready now (lost, or still opening). */
+    public boolean isDown(NodeAddress node) {
+        Node known = nodes.get(node);
+        return known != null && !known.connection().isReady();
+    }
+
     /** The commands of {@code node}, connecting to it on first use. */
     public RedisCommands of(NodeAddress node) {
         if (closed) {
@@ -94,6 +100,9 @@ public final class ClusterNodes {
                 // Not reachable within the connect timeout: forget it, so the next use connects anew.
                 nodes.remove(address, node);
                 connection.close();
+                if (!closed) {
+                    onNodeLost.accept(address);   // a master that died before this client reached it
+                }
             }
         });
         return node;

@@ -1,0 +1,136 @@
+package io.hasp.internal.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hasp.HaspConfig;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The search for a lost node's successor, without a server: the topology reads are scripted, the pauses
+ * run when the test says, and no node is connected (a {@link ClusterNodes} that never opened one).
+ */
+class LostNodeFollowerTest {
+
+    private static final NodeAddress A = new NodeAddress("127.0.0.1", 7000);
+    private static final NodeAddress B = new NodeAddress("127.0.0.1", 7001);
+    private static final NodeAddress B_REPLICA = new NodeAddress("127.0.0.1", 7004);
+
+    private final ClusterNodes nodes = new ClusterNodes(HaspConfig.builder().build(), null, null);
+    private final AtomicReference<SlotMap> map = new AtomicReference<>(twoMasters(B));
+    /** What each read finds; the last one again once they run out. */
+    private final Deque<SlotMap> reads = new ArrayDeque<>();
+    private final AtomicInteger readCount = new AtomicInteger();
+    private final Deque<Runnable> pauses = new ArrayDeque<>();
+    private final AtomicLong clock = new AtomicLong();
+    private final LostNodeFollower follower = new LostNodeFollower(nodes, map::get, this::read,
+            (task, delayNanos) -> pauses.add(task), clock::get);
+
+    /** A serves the first half of the slots, {@code second} (or nobody, when null) the second half. */
+    private static SlotMap twoMasters(NodeAddress second) {
+        SlotMap.Builder builder = new SlotMap.Builder().range(0, 8191, A);
+        if (second != null) {
+            builder.range(8192, ClusterSlot.SLOTS - 1, second);
+        }
+        return builder.build();
+    }
+
+    private CompletableFuture<SlotMap> read() {
+        readCount.incrementAndGet();
+        SlotMap found = reads.size() > 1 ? reads.poll() : reads.peek();
+        if (found != null) {
+            map.set(found);
+        }
+        return CompletableFuture.completedFuture(map.get());
+    }
+
+    private void runPause() {
+        Runnable next = pauses.poll();
+        assertTrue(next != null, "a pause was scheduled");
+        next.run();
+    }
+
+    @Test
+    void readsUntilTheLostMastersSlotsHaveItsSuccessor() {
+        // Before the cluster notices: still B. Then B marked failed, no master yet. Then the replica.
+        reads.add(twoMasters(B));
+        reads.add(twoMasters(null));
+        reads.add(twoMasters(B_REPLICA));
+        follower.lost(B);
+        assertEquals(1, readCount.get());
+        assertTrue(follower.searching(B));
+        runPause();
+        assertEquals(2, readCount.get(), "no master for B's slots: read again");
+        assertTrue(follower.searching(B));
+        runPause();
+        assertEquals(3, readCount.get());
+        assertFalse(follower.searching(B), "the replica serves B's slots: the search ends");
+        assertTrue(pauses.isEmpty(), "and schedules nothing more");
+    }
+
+    @Test
+    void aNodeLostAgainWhileSearchedForStartsNoSecondSearch() {
+        reads.add(twoMasters(B));
+        follower.lost(B);
+        follower.lost(B);
+        assertEquals(1, readCount.get());
+        assertEquals(1, pauses.size());
+    }
+
+    @Test
+    void aLostNodeThatServedNothingNeedsOneRead() {
+        NodeAddress replica = new NodeAddress("127.0.0.1", 7005);
+        reads.add(twoMasters(B));
+        follower.lost(replica);
+        assertEquals(1, readCount.get());
+        assertFalse(follower.searching(replica));
+        assertTrue(pauses.isEmpty());
+    }
+
+    @Test
+    void slotsWithoutAMasterWhenTheNodeWasLostAreWatchedToo() {
+        map.set(twoMasters(null));   // an earlier read, during the failover, already dropped B
+        reads.add(twoMasters(null));
+        reads.add(twoMasters(B_REPLICA));
+        follower.lost(B);
+        assertTrue(follower.searching(B), "B is gone from the map, but its slots have no master");
+        runPause();
+        assertFalse(follower.searching(B));
+    }
+
+    @Test
+    void theSearchEndsAfterTheLimitAndThePeriodicReadsTakeOver() {
+        follower.limit(Duration.ofSeconds(30));
+        reads.add(twoMasters(null));
+        follower.lost(B);
+        clock.addAndGet(Duration.ofSeconds(29).toNanos());
+        runPause();
+        assertTrue(follower.searching(B), "within the limit");
+        clock.addAndGet(Duration.ofSeconds(1).toNanos());
+        runPause();
+        assertFalse(follower.searching(B));
+        assertTrue(pauses.isEmpty());
+        follower.lost(B);
+        assertTrue(follower.searching(B), "a later loss starts a new search");
+    }
+
+    @Test
+    void closingStopsTheSearch() {
+        reads.add(twoMasters(null));
+        follower.lost(B);
+        follower.close();
+        runPause();
+        assertFalse(follower.searching(B));
+        assertTrue(pauses.isEmpty());
+        follower.lost(B);
+        assertFalse(follower.searching(B), "none starts once closed");
+    }
+}
