@@ -441,19 +441,20 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
             }
             Throwable cause = Futures.unwrap(failure);
             if ((cause instanceof RedisConnectionException || cause instanceof RedisTimeoutException)
-                    && !nodes.isConnected(target)) {
+                    && target.equals(map.masterOf(slot)) && !nodes.isConnected(target)) {
                 // The slot's master cannot be reached, perhaps never was by this client: look for its successor.
+                // (Not once the map names another: commands still waiting on a dead master fail after it.)
                 follower.lost(target);
             }
             if (cause instanceof RedisServerException server) {
                 String code = server.code();
                 if ((code.equals("MOVED") || code.equals("ASK")) && redirects++ < MAX_REDIRECTS) {
-                    NodeAddress target = redirectTarget(server.getMessage());
-                    if (target != null) {
+                    NodeAddress redirect = redirectTarget(server.getMessage());
+                    if (redirect != null) {
                         if (code.equals("MOVED")) {
-                            moved(slot, target);
+                            moved(slot, redirect);
                         }
-                        send(target, code.equals("ASK"));
+                        send(redirect, code.equals("ASK"));
                         return;
                     }
                 }

@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * read again and again, the pause growing from {@link #MIN_PAUSE} to {@link #MAX_PAUSE} with some jitter,
  * for as long as one of the slots it served (or that had no master when it was lost) has no master or
  * still has that node while it cannot be reached. After the client's periodic refresh period the search
- * stops, with a warning, and the periodic reads go on from there. One search per node at a time.
- * Thread-safe.
+ * stops, with a warning, and the periodic reads go on from there: no new search for that node starts for
+ * another period. One search per node at a time. Thread-safe.
  */
 final class LostNodeFollower {
 
@@ -39,6 +39,8 @@ final class LostNodeFollower {
     private final Scheduler scheduler;
     private final LongSupplier clock;
     private final ConcurrentMap<NodeAddress, Search> searches = new ConcurrentHashMap<>();
+    /** Until when (clock) a node's new reports start no search: its last search ended lately. */
+    private final ConcurrentMap<NodeAddress, Long> quiet = new ConcurrentHashMap<>();
     private volatile long limitNanos = TimeUnit.SECONDS.toNanos(30);
     private volatile boolean closed;
 
@@ -68,15 +70,35 @@ final class LostNodeFollower {
         this.limitNanos = period.toNanos();
     }
 
-    /** {@code node} was lost: starts a search for the new master of its slots, unless one runs. */
+    /**
+     * {@code node} was lost: starts a search for the new master of its slots, unless one runs, or one ended
+     * lately (within {@link #MAX_PAUSE} of finding the successor, or within the limit of giving up: the
+     * commands that were still waiting on the lost node fail after it, and report it again).
+     */
     void lost(NodeAddress node) {
         if (closed || searches.containsKey(node)) {
             return;   // cheap before the slot scan: every command failing on a dead node reports it
         }
+        Long quietUntil = quiet.get(node);
+        if (quietUntil != null) {
+            if (clock.getAsLong() - quietUntil < 0) {
+                return;
+            }
+            quiet.remove(node, quietUntil);
+        }
+        start(node);
+    }
+
+    private void start(NodeAddress node) {
         Search search = new Search(node, watchedSlots(map.get(), node), clock.getAsLong());
         if (searches.putIfAbsent(node, search) == null) {
             search.read(0);
         }
+    }
+
+    private void end(Search search, long quietNanos) {
+        quiet.put(search.node, clock.getAsLong() + quietNanos);
+        searches.remove(search.node, search);
     }
 
     /** Stops every search (the client is closing). */
@@ -122,15 +144,15 @@ final class LostNodeFollower {
                 }
                 int unserved = unserved(current);
                 if (unserved == 0) {
-                    searches.remove(node, this);
+                    end(this, MAX_PAUSE.toNanos());
                     // A loss reported between the check and the removal found this search still running.
                     if (!nodes.isConnected(node) && unserved(map.get()) > 0) {
-                        lost(node);
+                        start(node);
                     }
                     return;
                 }
                 if (clock.getAsLong() - startedNanos >= limitNanos) {
-                    searches.remove(node, this);
+                    end(this, limitNanos);
                     log.warn("hasp: {} slot(s) that {} served have had no reachable master for {} s; the topology"
                             + " is read again at the periodic refresh from now on", unserved, node,
                             TimeUnit.NANOSECONDS.toSeconds(limitNanos));

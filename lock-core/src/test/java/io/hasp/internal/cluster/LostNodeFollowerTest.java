@@ -118,8 +118,30 @@ class LostNodeFollowerTest {
         runPause();
         assertFalse(follower.searching(B));
         assertTrue(pauses.isEmpty());
+        int reads = readCount.get();
         follower.lost(B);
-        assertTrue(follower.searching(B), "a later loss starts a new search");
+        assertFalse(follower.searching(B), "given up: the periodic reads take over for a period");
+        assertEquals(reads, readCount.get());
+        clock.addAndGet(Duration.ofSeconds(30).toNanos());
+        follower.lost(B);
+        assertTrue(follower.searching(B), "a loss a period later starts a new search");
+    }
+
+    @Test
+    void reportsJustAfterASearchFoundTheSuccessorStartNoNewSearch() {
+        reads.add(twoMasters(B));
+        reads.add(twoMasters(B_REPLICA));
+        follower.lost(B);
+        runPause();
+        assertFalse(follower.searching(B));
+        int reads = readCount.get();
+        // Commands still waiting on the dead node fail now, and report it.
+        follower.lost(B);
+        follower.lost(B);
+        assertEquals(reads, readCount.get(), "no read for them");
+        clock.addAndGet(LostNodeFollower.MAX_PAUSE.toNanos());
+        follower.lost(B);
+        assertEquals(reads + 1, readCount.get(), "a loss after that is a new one");
     }
 
     @Test
