@@ -373,25 +373,22 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
         return send.apply(nodes.of(map.masters().iterator().next()));
     }
 
-    /** Starts a {@link #refresh} unless one started less than {@code pause} ago. */
-    private void refreshAtMostEvery(Duration pause) {
+    /**
+     * A command found its slot without a master (a read in the middle of a failover, say): starts a
+     * {@link #refresh}, unless one was started so less than {@link #UNROUTED_REFRESH_PAUSE} ago, since the
+     * next read may name the slot's new master.
+     */
+    private void refreshForUnroutedSlot() {
         long now = System.nanoTime();
         long last = lastUnroutedRefresh.get();
-        if (now - last >= pause.toNanos() && lastUnroutedRefresh.compareAndSet(last, now)) {
+        if (now - last >= UNROUTED_REFRESH_PAUSE.toNanos() && lastUnroutedRefresh.compareAndSet(last, now)) {
             refresh();
         }
     }
 
     private <T> CompletableFuture<T> routed(int slot, Function<RedisCommands, CompletableFuture<T>> send) {
-        NodeAddress master = map.masterOf(slot);
-        if (master == null) {
-            // Read in the middle of a failover, say: the next read may name the slot's new master.
-            refreshAtMostEvery(UNROUTED_REFRESH_PAUSE);
-            return CompletableFuture.failedFuture(new RedisConnectionException("slot " + slot
-                    + " has no master in the known topology (" + map + ")", null));
-        }
         Routed<T> routed = new Routed<>(slot, send, System.nanoTime() + retryBudgetNanos);
-        routed.send(master, /* asking= */ false);
+        routed.send(map.masterOf(slot), /* asking= */ false);
         return routed;
     }
 
@@ -413,8 +410,8 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
 
         void send(NodeAddress node, boolean asking) {
             if (node == null) {
-                // A retry after TRYAGAIN or CLUSTERDOWN, and a read since then gave the slot no master.
-                refreshAtMostEvery(UNROUTED_REFRESH_PAUSE);
+                // The first send, or a retry after TRYAGAIN or CLUSTERDOWN, found the slot without a master.
+                refreshForUnroutedSlot();
                 completeExceptionally(new RedisConnectionException("slot " + slot
                         + " has no master in the known topology (" + map + ")", null));
                 return;
