@@ -72,6 +72,11 @@ public final class HaspClient implements AutoCloseable {
             public DirectConnections directConnections(HaspClient client) {
                 return client.direct;
             }
+
+            @Override
+            public boolean knownDown(HaspClient client, String key) {
+                return client.pool != null ? !client.pool.anyReady() : ((ClusterCommands) client.commands).knownDown(key);
+            }
         });
     }
 

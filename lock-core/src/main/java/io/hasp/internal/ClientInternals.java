@@ -30,6 +30,9 @@ public final class ClientInternals {
 
         /** The client's direct connections, or {@code null} when it has none. */
         DirectConnections directConnections(HaspClient client);
+
+        /** Whether the connection a command on {@code key} would take is known to be down now. */
+        boolean knownDown(HaspClient client, String key);
     }
 
     private static volatile Access access;
@@ -71,6 +74,15 @@ public final class ClientInternals {
      */
     public static DirectConnections directConnections(HaspClient client) {
         return access(client).directConnections(client);
+    }
+
+    /**
+     * Whether a command on {@code key} would wait for a reconnect: the client's connections to the server
+     * that serves the key are all down now (lost and reconnecting), or on a cluster no master of the key's
+     * slot is known. A snapshot: it is false while a connection is up, however slow the server behind it.
+     */
+    public static boolean knownDown(HaspClient client, String key) {
+        return access(client).knownDown(client, key);
     }
 
     private static Access access(HaspClient client) {

@@ -3,9 +3,10 @@ package io.hasp.lock;
 import io.hasp.RedisException;
 
 /**
- * A {@link RedLock} could not reach its quorum because too many of its masters did not answer (down,
- * unreachable, or failing): with fewer than a quorum of masters able to answer, no wait could help, so
- * the call fails at once instead of waiting. Nothing is left held on the masters that did answer.
+ * A {@link RedLock} could not reach its quorum because too many of its masters did not answer: either
+ * masters that are down or answer with errors leave fewer than a quorum able to answer at all (the call
+ * fails at once, no wait could help), or the wait ended while too few masters answered in time (down, or
+ * late: the message says how late each one was). Nothing is left held on the masters that did answer.
  */
 public class QuorumException extends RedisException {
 
@@ -28,7 +29,7 @@ public class QuorumException extends RedisException {
         this.quorum = quorum;
     }
 
-    /** How many masters answered the attempt. */
+    /** How many masters could answer (at once), or answered in time in the last round (at the end of the wait). */
     public int answered() {
         return answered;
     }

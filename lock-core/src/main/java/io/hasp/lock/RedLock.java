@@ -1,6 +1,8 @@
 package io.hasp.lock;
 
 import io.hasp.HaspClient;
+import io.hasp.internal.ClientInternals;
+import io.hasp.internal.Futures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,6 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A lock over N independent Redis masters (N odd, at least 3): held when a quorum of N/2+1 of them
@@ -28,16 +32,24 @@ import java.util.concurrent.locks.Lock;
  *
  * <p><b>One attempt.</b> The lock is asked of every master at once (one round trip each, no wait).
  * It is held when at least a quorum granted it and the validity time is still positive: the lease,
- * minus the time the attempt took, minus a clock-drift allowance (1% of the lease plus 2 ms). With
+ * minus the time the round took, minus a clock-drift allowance (1% of the lease plus 2 ms). With
  * the watchdog (no lease), the lease is the shortest watchdog lease of the masters' clients.
- * Otherwise every master that granted it is released, and the next attempt follows after a short
- * random pause, until the wait is over ({@code false}); when fewer than a quorum of masters can
- * answer at all (down, unreachable), the call fails at once with {@link QuorumException}.
+ * Otherwise every master that granted it is released, and the next round follows after a short
+ * random pause, until the wait is over. A master whose client's connection is down (reconnecting) is
+ * not asked and costs a round nothing; a master that does not answer within a tenth of the lease (10 ms
+ * to 1 s) has failed that round, is not asked again until it answered, and its late grant is given back.
+ * When the wait is over, the call returns {@code false} if a quorum answered in time in the last round
+ * (another holder has it), or fails with {@link QuorumException} saying what each master did (down, how
+ * late, its error). When masters that are down or answer with errors leave fewer than a quorum that can
+ * answer at all, it fails with {@link QuorumException} at once.
  *
  * <p><b>While held.</b> Each master's hold is renewed by its client's watchdog (or runs out with its
  * lease). {@link #holdEnd} completes with {@link HoldEnd#LOST} once so many masters lost their hold
  * (found gone by a renewal, or ran out) that fewer than a quorum still hold it: from then on the
- * holder has no mutual exclusion. {@link #unlock} releases every master that granted it.
+ * holder has no mutual exclusion. {@link #unlock} releases every master that granted it, and returns
+ * once a quorum released it and the others released it too, are down, or had a round's time: a master
+ * that is down then keeps the hold until its lease ends (its unlock is still sent, and applies if it comes
+ * back in time); that is logged as a warning, not thrown.
  *
  * <p><b>Timing assumptions.</b> RedLock is safe only if the masters' clocks advance at about the
  * same rate, a process does not pause longer than the validity time it has left, and messages are
@@ -51,6 +63,7 @@ import java.util.concurrent.locks.Lock;
  */
 public final class RedLock implements Lock {
 
+    private static final Logger log = LoggerFactory.getLogger(RedLock.class);
     private static final String OPERATION = "a blocking RedLock call";
 
     /**
@@ -62,13 +75,16 @@ public final class RedLock implements Lock {
 
     private final String name;
     private final List<HaspLock> members;
+    private final List<HaspClient> clients;
     private final List<String> clientIds;
     private final int quorum;
     private final long watchdogLeaseMillis;
 
-    private RedLock(String name, List<HaspLock> members, List<String> clientIds, long watchdogLeaseMillis) {
+    private RedLock(String name, List<HaspLock> members, List<HaspClient> clients, List<String> clientIds,
+            long watchdogLeaseMillis) {
         this.name = name;
         this.members = members;
+        this.clients = clients;
         this.clientIds = clientIds;
         this.quorum = members.size() / 2 + 1;
         this.watchdogLeaseMillis = watchdogLeaseMillis;
@@ -122,7 +138,7 @@ public final class RedLock implements Lock {
             clientIds.add(master.id());
             watchdog = Math.min(watchdog, master.config().watchdogLease().toMillis());
         }
-        return new RedLock(name, List.copyOf(members), List.copyOf(clientIds), watchdog);
+        return new RedLock(name, List.copyOf(members), List.copyOf(masters), List.copyOf(clientIds), watchdog);
     }
 
     /** The lock's name: its key on every master. */
@@ -179,6 +195,7 @@ public final class RedLock implements Lock {
      *
      * @throws IllegalMonitorStateException when the calling thread does not hold it
      * @throws HoldLostException when fewer than a quorum of masters still held it (it was released where held)
+     * @throws io.hasp.RedisException when fewer than a quorum of masters could be released
      */
     @Override
     public void unlock() {
@@ -210,9 +227,11 @@ public final class RedLock implements Lock {
     }
 
     /**
-     * Releases holder {@code holderId}'s hold on every master that granted it. Fails with
-     * {@link IllegalMonitorStateException} when it holds none, and with {@link HoldLostException}
-     * ({@link HoldEnd#LOST}) when fewer than a quorum still held it.
+     * Releases holder {@code holderId}'s hold on every master that granted it. Completes once a quorum
+     * released it and every other master released it too, is down, or had a round's time (see the class
+     * comment). Fails with {@link IllegalMonitorStateException} when it holds none, with
+     * {@link HoldLostException} ({@link HoldEnd#LOST}) when fewer than a quorum still held it, and with the
+     * first master's error when fewer than a quorum could be released.
      */
     public CompletableFuture<Void> unlockAsync(long holderId) {
         RedHold hold = HOLDS.remove(key(holderId));
@@ -262,6 +281,16 @@ public final class RedLock implements Lock {
         return members;
     }
 
+    /** Whether master {@code index}'s client has lost its connection to it (and is reconnecting) now. */
+    boolean knownDown(int index) {
+        return ClientInternals.knownDown(clients.get(index), name);
+    }
+
+    /** Master {@code index} for messages: its position and address. */
+    String describe(int index) {
+        return "master " + index + " (" + clients.get(index).config().redactedUri() + ")";
+    }
+
     /** The lease the validity is counted from, in milliseconds: {@code leaseNanos}, or the watchdog's. */
     long leaseMillis(long leaseNanos) {
         return leaseNanos < 0 ? watchdogLeaseMillis : TimeUnit.NANOSECONDS.toMillis(leaseNanos);
@@ -269,10 +298,11 @@ public final class RedLock implements Lock {
 
     /**
      * Records that holder {@code holderId} holds it through {@code granted}; false when it already
-     * holds it (a concurrent attempt of the same holder won).
+     * holds it (a concurrent attempt of the same holder won). {@code graceMillis}: how long its unlock
+     * waits for a master once a quorum released it (a round's limit).
      */
-    boolean held(long holderId, List<HaspLock> granted) {
-        RedHold hold = new RedHold(holderId, granted);
+    boolean held(long holderId, List<HaspLock> granted, long graceMillis) {
+        RedHold hold = new RedHold(holderId, granted, graceMillis);
         if (HOLDS.putIfAbsent(key(holderId), hold) != null) {
             return false;
         }
@@ -286,12 +316,14 @@ public final class RedLock implements Lock {
         final CompletableFuture<HoldEnd> end = new CompletableFuture<>();
         private final long holderId;
         private final List<HaspLock> granted;
+        private final long graceMillis;
         private int ended;          // guarded by this: masters whose hold ended other than by our unlock
         private boolean releasing;  // guarded by this
 
-        RedHold(long holderId, List<HaspLock> granted) {
+        RedHold(long holderId, List<HaspLock> granted, long graceMillis) {
             this.holderId = holderId;
             this.granted = granted;
+            this.graceMillis = graceMillis;
         }
 
         /**
@@ -311,13 +343,19 @@ public final class RedLock implements Lock {
                         quorumLost = granted.size() - ended < quorum;
                     }
                     if (quorumLost && end.complete(HoldEnd.LOST)) {
-                        unlockAll();  // no use holding a minority; the next unlock reports the loss
+                        RedLockAttempt.allReleased(unlockAll());  // no use holding a minority; the next unlock reports the loss
                     }
                 });
             }
         }
 
-        /** Releases every master that granted it; fails with the first error other than "not held any more". */
+        /**
+         * Releases every master that granted it. Completes normally once a quorum released it and every
+         * other master released it too, is known down, or had {@code graceMillis} more: the masters left
+         * keep their unlock going (it applies if they answer within its retry budget), a hold there that
+         * could not be released is logged once and ends with its lease. Fails when fewer than a quorum
+         * could be released: with the first error, the others suppressed in it.
+         */
         CompletableFuture<Void> release() {
             synchronized (this) {
                 releasing = true;
@@ -326,7 +364,18 @@ public final class RedLock implements Lock {
                 return CompletableFuture.failedFuture(new HoldLostException("unlock of " + RedLock.this
                         + ": fewer than " + quorum + " masters still held it", HoldEnd.LOST));
             }
-            return unlockAll().thenCompose(done -> {
+            boolean[] down = new boolean[granted.size()];
+            for (int i = 0; i < down.length; i++) {
+                down[i] = knownDown(members.indexOf(granted.get(i)));
+            }
+            List<CompletableFuture<Void>> unlocks = unlockAll();
+            QuorumRelease release = new QuorumRelease(unlocks, down);
+            for (CompletableFuture<Void> unlock : unlocks) {
+                unlock.whenComplete((v, e) -> release.settle());
+            }
+            CompletableFuture.delayedExecutor(graceMillis, TimeUnit.MILLISECONDS).execute(release::graceOver);
+            release.settle();
+            return release.done.thenCompose(ignored -> {
                 if (end.complete(HoldEnd.RELEASED)) {
                     return CompletableFuture.<Void>completedFuture(null);
                 }
@@ -335,7 +384,7 @@ public final class RedLock implements Lock {
             });
         }
 
-        private CompletableFuture<Void> unlockAll() {
+        private List<CompletableFuture<Void>> unlockAll() {
             List<CompletableFuture<Void>> unlocks = new ArrayList<>(granted.size());
             for (HaspLock member : granted) {
                 CompletableFuture<Void> unlock;
@@ -346,7 +395,71 @@ public final class RedLock implements Lock {
                 }
                 unlocks.add(unlock);
             }
-            return RedLockAttempt.allReleased(unlocks);
+            return unlocks;
+        }
+
+        /** The caller's side of one unlock of this hold: when it may return, and what it says. */
+        private final class QuorumRelease {
+
+            final CompletableFuture<Void> done = new CompletableFuture<>();
+            private final List<CompletableFuture<Void>> unlocks;
+            private final boolean[] down;
+            private volatile boolean graceOver;
+
+            QuorumRelease(List<CompletableFuture<Void>> unlocks, boolean[] down) {
+                this.unlocks = unlocks;
+                this.down = down;
+            }
+
+            void graceOver() {
+                graceOver = true;
+                settle();
+            }
+
+            /** Completes {@link #done} once it may (see {@link RedHold#release}); idempotent. */
+            void settle() {
+                if (done.isDone()) {
+                    return;
+                }
+                int released = 0;
+                boolean allSettled = true;
+                boolean waitFor = false;
+                for (int i = 0; i < unlocks.size(); i++) {
+                    CompletableFuture<Void> unlock = unlocks.get(i);
+                    if (!unlock.isDone()) {
+                        allSettled = false;
+                        waitFor |= !down[i] && !graceOver;
+                    } else if (RedLockAttempt.released(unlock)) {
+                        released++;
+                    }
+                }
+                if (released >= quorum && !waitFor) {
+                    if (done.complete(null)) {
+                        reportUnconfirmed();
+                    }
+                } else if (allSettled) {
+                    try {
+                        RedLockAttempt.allReleased(unlocks).join();
+                        done.complete(null);
+                    } catch (RuntimeException e) {
+                        done.completeExceptionally(Futures.unwrap(e));
+                    }
+                }
+            }
+
+            /** Logs, once each, the masters whose release is not confirmed: failed, or still going on. */
+            private void reportUnconfirmed() {
+                for (int i = 0; i < unlocks.size(); i++) {
+                    String master = describe(members.indexOf(granted.get(i)));
+                    unlocks.get(i).whenComplete((v, e) -> {
+                        if (e != null && !(Futures.unwrap(e) instanceof IllegalMonitorStateException)) {
+                            log.warn("{}: holder {} released it on a quorum, but {} did not confirm its release ({});"
+                                    + " the hold there ends with its lease", RedLock.this, holderId, master,
+                                    Futures.unwrap(e).toString());
+                        }
+                    });
+                }
+            }
         }
     }
 }

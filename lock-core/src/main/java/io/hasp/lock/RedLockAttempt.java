@@ -1,7 +1,7 @@
 package io.hasp.lock;
 
-import io.hasp.internal.Futures;
 import io.hasp.internal.EndingFuture;
+import io.hasp.internal.Futures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -9,14 +9,27 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One acquisition of a {@link RedLock} for one holder: rounds of asking every master at once (no
- * wait on any), until a quorum grants it within the validity time, the wait is over, or too few
- * masters can answer. After a round that fell short, the masters that granted it are released
- * before anything else happens; the masters that said no are then asked whether they answer at all
- * (a lock query), so that a master that is down is told apart from one where another holder has it.
- * Ending the result from outside (cancel, the caller's own timeout) cancels the round in flight,
- * whose member futures give back a grant, and releases a hold taken as it ended. Thread-safe: the
- * fields are guarded by {@code this}.
+ * One acquisition of a {@link RedLock} for one holder: rounds of asking the masters at once (no wait on
+ * any), until a quorum grants it within the validity time, the wait is over, or too few masters can
+ * answer at all.
+ *
+ * <p><b>A round.</b> Each master is in one of four states when a round starts: <i>down</i> (its client's
+ * connection is lost and reconnecting: it is not asked, and costs the round nothing), <i>busy</i> (a try of
+ * an earlier round is still unanswered: it is not asked again, so a stalled master never piles up tries),
+ * or free, and then asked. The round ends when every master asked has answered or a tenth of the lease has
+ * passed (10 ms to 1 s); a master that has not answered by then is <i>late</i>: it failed this round, and
+ * stays busy until its answer comes. A late grant is given back as it arrives.
+ *
+ * <p><b>After a round short of the quorum</b> (what it took already given back): when masters that are down
+ * or answered with an error leave fewer than a quorum that can answer, the attempt fails at once with
+ * {@link QuorumException}; when the wait is over, it ends with {@code false} if a quorum answered in time
+ * (another holder has the lock), or else with a {@link QuorumException} that says what each master did
+ * (down, how late, or its error); otherwise the next round follows a short random pause, and is not sent
+ * while busy and down masters leave fewer than a quorum to ask.
+ *
+ * <p>However the result ends (held, not held, failed, or ended by the caller: cancel, its own timeout), the
+ * tries still in flight are cancelled, and their member futures give back a grant that arrives later; a hold
+ * taken as the caller ended the result is released. Thread-safe: the fields are guarded by {@code this}.
  */
 final class RedLockAttempt {
 
@@ -36,7 +49,26 @@ final class RedLockAttempt {
     private final boolean bounded;
     private final long deadlineNanos;
     private final EndingFuture<Boolean> result = new EndingFuture<>(this::ended);
-    private List<CompletableFuture<Boolean>> inFlight;  // guarded by this
+    private final Master[] masters;
+
+    /** One master's part in the attempt. */
+    private static final class Master {
+        final int index;
+        /** A try still unanswered (this round's, or a late one of an earlier round), or null. Guarded by the attempt. */
+        CompletableFuture<Boolean> pending;
+        long askedNanos;
+        /** What it did in the last round it took part in, for the error message. Guarded by the attempt. */
+        String did = "not asked yet";
+        /** Whether it answered in time in the last round it took part in. Guarded by the attempt. */
+        boolean inTime;
+
+        Master(int index) {
+            this.index = index;
+        }
+    }
+
+    /** How a master took part in one round. */
+    private enum Part { GRANTED, REFUSED, NOT_ASKED, LATE, DOWN, FAILED }
 
     RedLockAttempt(RedLock lock, long holderId, long leaseNanos, long waitNanos) {
         this.lock = lock;
@@ -45,6 +77,10 @@ final class RedLockAttempt {
         this.tryMillis = Math.max(MIN_TRY_MILLIS, Math.min(MAX_TRY_MILLIS, lock.leaseMillis(leaseNanos) / 10));
         this.bounded = waitNanos >= 0;
         this.deadlineNanos = bounded ? System.nanoTime() + Math.min(waitNanos, Long.MAX_VALUE / 4) : 0;
+        this.masters = new Master[lock.members().size()];
+        for (int i = 0; i < masters.length; i++) {
+            masters[i] = new Master(i);
+        }
     }
 
     CompletableFuture<Boolean> start() {
@@ -54,57 +90,103 @@ final class RedLockAttempt {
 
     private void round() {
         List<HaspLock> members = lock.members();
-        List<CompletableFuture<Boolean>> tries = new ArrayList<>(members.size());
+        Part[] parts = new Part[masters.length];
+        List<CompletableFuture<Boolean>> asked = new ArrayList<>(masters.length);
         long startNanos = System.nanoTime();
-        for (HaspLock member : members) {
-            CompletableFuture<Boolean> attempt;
-            try {
-                // A master that does not answer in time counts as failed; the timeout ends the member's
-                // acquisition, which gives back a grant that arrives later.
-                attempt = member.tryLockAsync(0, leaseNanos, TimeUnit.NANOSECONDS, member.owner(holderId))
-                        .orTimeout(tryMillis, TimeUnit.MILLISECONDS);
-            } catch (RuntimeException e) {
-                attempt = CompletableFuture.failedFuture(e);
-            }
-            tries.add(attempt);
-        }
-        boolean ended;
         synchronized (this) {
-            ended = result.isDone();
-            if (!ended) {
-                inFlight = tries;
+            if (result.isDone()) {
+                return;
+            }
+            int askable = 0;
+            for (Master m : masters) {
+                if (m.pending != null) {
+                    parts[m.index] = Part.LATE;
+                    m.did = "no answer " + millis(startNanos - m.askedNanos) + " ms after it was asked, "
+                            + tryMillis + " ms allowed";
+                } else if (lock.knownDown(m.index)) {
+                    parts[m.index] = Part.DOWN;
+                    m.did = "down (its connection is reconnecting)";
+                    m.inTime = false;
+                } else {
+                    askable++;
+                }
+            }
+            if (askable < lock.quorum()) {
+                for (Master m : masters) {
+                    if (parts[m.index] == null) {
+                        parts[m.index] = Part.NOT_ASKED;   // too few could grant it: wait for the busy ones
+                    }
+                }
+            } else {
+                for (Master m : masters) {
+                    if (parts[m.index] == null) {
+                        m.pending = ask(members.get(m.index));
+                        m.askedNanos = startNanos;
+                        asked.add(m.pending);
+                    }
+                }
             }
         }
-        if (ended) {
-            tries.forEach(t -> t.cancel(false));
+        if (asked.isEmpty()) {
+            afterShortRound(parts, List.of());
             return;
         }
-        CompletableFuture.allOf(tries.toArray(CompletableFuture[]::new))
-                .whenComplete((all, error) -> onRound(members, tries, startNanos));
+        Part[] decided = parts;
+        CompletableFuture.allOf(asked.toArray(CompletableFuture[]::new))
+                .orTimeout(tryMillis, TimeUnit.MILLISECONDS)   // ends this wait only, not the tries
+                .whenComplete((all, timedOut) -> onRound(decided, startNanos));
     }
 
-    private void onRound(List<HaspLock> members, List<CompletableFuture<Boolean>> tries, long startNanos) {
-        synchronized (this) {
-            inFlight = null;
+    private CompletableFuture<Boolean> ask(HaspLock member) {
+        try {
+            return member.tryLockAsync(0, leaseNanos, TimeUnit.NANOSECONDS, member.owner(holderId));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
+    }
+
+    private void onRound(Part[] parts, long startNanos) {
+        List<HaspLock> members = lock.members();
         List<HaspLock> granted = new ArrayList<>();
-        List<HaspLock> refused = new ArrayList<>();
-        List<String> failures = new ArrayList<>();
-        for (int i = 0; i < tries.size(); i++) {
-            CompletableFuture<Boolean> attempt = tries.get(i);
-            if (attempt.isCompletedExceptionally()) {
-                failures.add(members.get(i).toString() + ": " + failure(attempt));
-            } else if (Boolean.TRUE.equals(attempt.getNow(false))) {
-                granted.add(members.get(i));
-            } else {
-                refused.add(members.get(i));
+        List<Master> late = new ArrayList<>();
+        long endNanos = System.nanoTime();
+        synchronized (this) {
+            for (Master m : masters) {
+                if (parts[m.index] != null) {
+                    continue;   // late from an earlier round, or down: not asked in this one
+                }
+                CompletableFuture<Boolean> attempt = m.pending;
+                if (!attempt.isDone()) {
+                    parts[m.index] = Part.LATE;
+                    m.did = "no answer within " + tryMillis + " ms (a tenth of the lease, at most 1 s)";
+                    m.inTime = false;
+                    late.add(m);
+                    continue;
+                }
+                m.pending = null;
+                m.inTime = !attempt.isCompletedExceptionally();
+                if (attempt.isCompletedExceptionally()) {
+                    parts[m.index] = Part.FAILED;
+                    m.did = "failed: " + failure(attempt);
+                } else if (Boolean.TRUE.equals(attempt.getNow(false))) {
+                    parts[m.index] = Part.GRANTED;
+                    m.did = "granted it";
+                    granted.add(members.get(m.index));
+                } else {
+                    parts[m.index] = Part.REFUSED;
+                    m.did = "held by another holder";
+                }
             }
         }
+        for (Master m : late) {
+            CompletableFuture<Boolean> attempt = m.pending;
+            attempt.whenComplete((got, error) -> lateAnswer(m, members.get(m.index), attempt, got));
+        }
         long leaseMillis = lock.leaseMillis(leaseNanos);
-        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        long tookMillis = millis(endNanos - startNanos);
         long validityMillis = leaseMillis - tookMillis - (leaseMillis / 100 + 2);
         if (granted.size() >= lock.quorum() && validityMillis > 0) {
-            if (result.isDone() || !lock.held(holderId, granted)) {
+            if (result.isDone() || !lock.held(holderId, granted, tryMillis)) {
                 release(granted);  // the caller gave up, or another attempt of this holder won
                 result.complete(false);
                 return;
@@ -121,41 +203,80 @@ final class RedLockAttempt {
                 result.completeExceptionally(Futures.unwrap(releaseError));
                 return;
             }
-            afterShortRound(refused, failures);
+            afterShortRound(parts, granted);
+        });
+    }
+
+    /**
+     * A try that missed its round answered at last: its grant is given back (the round that asked for it
+     * is over), and the master is free to be asked again once that is done.
+     */
+    private void lateAnswer(Master m, HaspLock member, CompletableFuture<Boolean> late, Boolean got) {
+        String answer = late.isCompletedExceptionally() ? "failed: " + failure(late)
+                : Boolean.TRUE.equals(got) ? "granted it" : "held by another holder";
+        long lateMillis = millis(System.nanoTime() - m.askedNanos);
+        CompletableFuture<Void> giveBack = late.isCompletedExceptionally() || !Boolean.TRUE.equals(got)
+                ? CompletableFuture.completedFuture(null) : release(List.of(member));
+        giveBack.whenComplete((ignored, releaseError) -> {
+            synchronized (this) {
+                if (m.pending == late) {
+                    m.pending = null;
+                }
+                m.did = "answered (" + answer + ") " + lateMillis + " ms after it was asked, " + tryMillis
+                        + " ms allowed" + (releaseError == null ? "" : "; giving the late grant back failed: "
+                        + Futures.unwrap(releaseError));
+            }
         });
     }
 
     /** After a round without the quorum (all it took already released): fail, give up, or go again. */
-    private void afterShortRound(List<HaspLock> refused, List<String> failures) {
-        int masters = lock.members().size();
-        List<CompletableFuture<Boolean>> probes = new ArrayList<>(refused.size());
-        for (HaspLock member : refused) {
-            probes.add(member.isLockedAsync().orTimeout(tryMillis, TimeUnit.MILLISECONDS));  // fails: no answer
+    private void afterShortRound(Part[] parts, List<HaspLock> granted) {
+        int answering = 0;
+        for (Part part : parts) {
+            if (part != Part.DOWN && part != Part.FAILED) {
+                answering++;
+            }
         }
-        CompletableFuture.allOf(probes.toArray(CompletableFuture[]::new)).whenComplete((all, error) -> {
-            List<String> unreachable = new ArrayList<>(failures);
-            for (int i = 0; i < probes.size(); i++) {
-                if (probes.get(i).isCompletedExceptionally()) {
-                    unreachable.add(refused.get(i) + ": " + failure(probes.get(i)));
-                }
+        int inTime = 0;
+        synchronized (this) {
+            for (Master m : masters) {
+                inTime += m.inTime ? 1 : 0;
             }
-            int answered = masters - unreachable.size();
-            if (answered < lock.quorum()) {
-                result.completeExceptionally(new QuorumException(lock + ": only " + answered + " of " + masters
-                        + " masters answered, " + lock.quorum() + " needed; " + String.join("; ", unreachable),
-                        answered, masters, lock.quorum()));
-                return;
+        }
+        if (answering < lock.quorum()) {
+            result.completeExceptionally(new QuorumException(lock + ": only " + answering + " of " + masters.length
+                    + " masters can answer, " + lock.quorum() + " needed; " + report(), answering, masters.length,
+                    lock.quorum()));
+            return;
+        }
+        long pauseNanos = TimeUnit.MILLISECONDS.toNanos(
+                ThreadLocalRandom.current().nextLong(MIN_PAUSE_MILLIS, MAX_PAUSE_MILLIS + 1));
+        if (bounded && deadlineNanos - System.nanoTime() <= pauseNanos) {
+            if (inTime >= lock.quorum()) {
+                result.complete(false);   // a quorum answered in time: another holder has it
+            } else {
+                result.completeExceptionally(new QuorumException(lock + ": only " + inTime + " of " + masters.length
+                        + " masters answered in time when last asked within the wait, " + lock.quorum() + " needed; "
+                        + report(), inTime, masters.length, lock.quorum()));
             }
-            long pauseNanos = TimeUnit.MILLISECONDS.toNanos(
-                    ThreadLocalRandom.current().nextLong(MIN_PAUSE_MILLIS, MAX_PAUSE_MILLIS + 1));
-            if (bounded && deadlineNanos - System.nanoTime() <= pauseNanos) {
-                result.complete(false);
-                return;
-            }
-            if (!result.isDone()) {
-                CompletableFuture.delayedExecutor(pauseNanos, TimeUnit.NANOSECONDS).execute(this::round);
-            }
-        });
+            return;
+        }
+        if (!result.isDone()) {
+            CompletableFuture.delayedExecutor(pauseNanos, TimeUnit.NANOSECONDS).execute(this::round);
+        }
+    }
+
+    /** What each master did in the last round it took part in. */
+    private synchronized String report() {
+        List<String> lines = new ArrayList<>(masters.length);
+        for (Master m : masters) {
+            lines.add(lock.describe(m.index) + ": " + m.did);
+        }
+        return String.join("; ", lines);
+    }
+
+    private static long millis(long nanos) {
+        return TimeUnit.NANOSECONDS.toMillis(nanos);
     }
 
     private static String failure(CompletableFuture<?> failed) {
@@ -188,29 +309,35 @@ final class RedLockAttempt {
     static CompletableFuture<Void> allReleased(List<CompletableFuture<Void>> unlocks) {
         return CompletableFuture.allOf(unlocks.toArray(CompletableFuture[]::new)).handle((all, ignored) -> {
             for (CompletableFuture<Void> unlock : unlocks) {
-                if (unlock.isCompletedExceptionally()) {
-                    Throwable cause = Futures.unwrap(unlock.handle((v, e) -> e).join());
-                    if (!(cause instanceof IllegalMonitorStateException)) {
-                        throw Futures.rethrowable(cause);
-                    }
+                if (!released(unlock)) {
+                    throw Futures.rethrowable(Futures.unwrap(unlock.handle((v, e) -> e).join()));
                 }
             }
             return null;
         });
     }
 
-    /** Ended by the caller (cancel, timeout): stops the round in flight, whose futures give back a grant. */
+    /** Whether a completed unlock left the master without this hold: it released it, or found it gone. */
+    static boolean released(CompletableFuture<Void> unlock) {
+        if (!unlock.isCompletedExceptionally()) {
+            return true;
+        }
+        return Futures.unwrap(unlock.handle((v, e) -> e).join()) instanceof IllegalMonitorStateException;
+    }
+
+    /**
+     * Runs once the result completed, however: cancels the tries still in flight (late ones too), whose
+     * futures give back a grant that arrives after that.
+     */
     private void ended() {
-        if (!result.isCompletedExceptionally() && Boolean.TRUE.equals(result.getNow(false))) {
-            return;
-        }
-        List<CompletableFuture<Boolean>> pending;
+        List<CompletableFuture<Boolean>> pending = new ArrayList<>();
         synchronized (this) {
-            pending = inFlight;
-            inFlight = null;
+            for (Master m : masters) {
+                if (m.pending != null) {
+                    pending.add(m.pending);
+                }
+            }
         }
-        if (pending != null) {
-            pending.forEach(t -> t.cancel(false));
-        }
+        pending.forEach(t -> t.cancel(false));
     }
 }

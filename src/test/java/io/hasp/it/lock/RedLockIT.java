@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
+import io.hasp.internal.ClientInternals;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.HoldLostException;
 import io.hasp.lock.QuorumException;
@@ -34,7 +35,10 @@ import org.junit.jupiter.api.TestInfo;
  * RedLock over three independent redis-servers, started once for the class: it works with all up and
  * with one stopped, fails at once with a clear error (nothing left held) with two stopped, signals
  * the hold lost once masters restarted empty leave fewer than a quorum holding it, and keeps a
- * second holder out.
+ * second holder out. With one master killed and another late (its replies held back by a fault proxy),
+ * the late one fails a round, not the call: the wait is used to try again, and when the wait ends the error
+ * says what each master did. An unlock returns once a quorum released the lock, without waiting out a
+ * master that is down or does not answer.
  */
 class RedLockIT {
 
@@ -223,6 +227,96 @@ class RedLockIT {
         assertThrows(HoldLostException.class, lock::unlock);
         assertTrue(lock.tryLock(SLACK, seconds(10)), "the lost hold does not block the holder");
         lock.unlock();
+    }
+
+    /** Waits until master {@code index}'s client has noticed that its connection is down. */
+    private void awaitKnownDown(HaspClient client) throws InterruptedException {
+        await("the client sees its master down", SLACK, () -> ClientInternals.knownDown(client, name));
+    }
+
+    @Test
+    void aMasterAnsweringLateFailsARoundNotTheCallAndTheWaitIsUsedToTryAgain() throws Exception {
+        servers.get(0).kill();
+        awaitKnownDown(clients.get(0));
+        try (TcpProxy proxy = TcpProxy.start(servers.get(2).port());
+                HaspClient late = Clients.hasp(proxy.uri(), seconds(30), seconds(10))) {
+            RedLock lock = RedLock.of(name, List.of(clients.get(0), clients.get(1), late));
+            proxy.delay(millis(500));   // master 2's replies come 500 ms late: a round allows 200 ms (a 2 s lease)
+            CompletableFuture<Boolean> trying = lock.tryLockAsync(SLACK, seconds(2), 1);
+            await("master 2 granted a try", SLACK, () -> existsOn(2) == 1);
+            await("its late grant was given back once its reply came", SLACK, () -> existsOn(2) == 0);
+            assertFalse(trying.isDone(), "still trying: a late master failed a round, not the call");
+            proxy.delay(Duration.ZERO);
+            assertTrue(trying.get(SLACK.toSeconds(), TimeUnit.SECONDS), "held by masters 1 and 2 once 2 answers in time");
+            assertEquals(1L, existsOn(1));
+            assertEquals(1L, existsOn(2));
+            lock.unlockAsync(1).get(SLACK.toSeconds(), TimeUnit.SECONDS);
+            assertEquals(0L, existsOn(1));
+            assertEquals(0L, existsOn(2));
+            assertEquals(0, late.heldLocks(), "nothing of the late tries is left in the late master's client");
+            assertEquals(0, clients.get(1).heldLocks());
+        }
+    }
+
+    @Test
+    void whenTheWaitEndsWithTooFewAnswersInTimeTheErrorSaysWhatEachMasterDid() throws Exception {
+        servers.get(0).kill();
+        awaitKnownDown(clients.get(0));
+        try (TcpProxy proxy = TcpProxy.start(servers.get(2).port());
+                HaspClient stalled = Clients.hasp(proxy.uri(), seconds(30), seconds(10))) {
+            RedLock lock = RedLock.of(name, List.of(clients.get(0), clients.get(1), stalled));
+            proxy.blackhole(true);
+            ExecutionException failed = assertThrows(ExecutionException.class,
+                    () -> lock.tryLockAsync(seconds(1), seconds(2), 1).get(SLACK.toSeconds(), TimeUnit.SECONDS));
+            QuorumException quorum = assertInstanceOf(QuorumException.class, failed.getCause());
+            String message = quorum.getMessage();
+            assertEquals(1, quorum.answered(), message);
+            assertTrue(message.contains("answered in time when last asked within the wait"), message);
+            assertTrue(message.contains("master 0 (redis://127.0.0.1:" + servers.get(0).port() + "): down"), message);
+            assertTrue(message.contains("master 2 (" + proxy.uri() + "): no answer"), message);
+            assertTrue(message.contains("ms allowed"), message);
+            assertEquals(0L, existsOn(1), "nothing left held on the master that answered");
+            proxy.blackhole(false);
+            await("the stalled master's grant is given back once it answers", SLACK, () -> existsOn(2) == 0);
+        }
+    }
+
+    @Test
+    void anUnlockWithAMasterDownReturnsOnceAQuorumReleasedIt() throws Exception {
+        RedLock lock = RedLock.of(name, clients);
+        lockOnAllThree(lock);
+        servers.get(2).kill();
+        awaitKnownDown(clients.get(2));
+        lock.unlock();   // the two masters that answer release it; the third's hold ends with its lease
+        assertEquals(0L, existsOn(0));
+        assertEquals(0L, existsOn(1));
+        assertEquals(HoldEnd.RELEASED, lock.holdEnd().get(SLACK.toSeconds(), TimeUnit.SECONDS));
+        assertTrue(lock.tryLock(SLACK, seconds(10)), "the holder may take it again, from the two masters up");
+        lock.unlock();
+    }
+
+    @Test
+    void anUnlockDoesNotWaitOutAMasterThatStopsAnswering() throws Exception {
+        try (TcpProxy proxy = TcpProxy.start(servers.get(2).port());
+                HaspClient stalled = Clients.hasp(proxy.uri(), seconds(30), seconds(60))) {
+            RedLock lock = RedLock.of(name, List.of(clients.get(0), clients.get(1), stalled));
+            for (int attempt = 1; ; attempt++) {   // held on all three, as lockOnAllThree does
+                assertTrue(lock.tryLockAsync(SLACK, seconds(30), 1).get(SLACK.toSeconds(), TimeUnit.SECONDS));
+                if (existsOn(0) + existsOn(1) + existsOn(2) == 3) {
+                    break;
+                }
+                lock.unlockAsync(1).get(SLACK.toSeconds(), TimeUnit.SECONDS);
+                assertTrue(attempt < 5, "five tries, each granted by fewer than three masters");
+            }
+            proxy.blackhole(true);
+            CompletableFuture<Void> unlocking = lock.unlockAsync(1);
+            // Within a round's time (1 s for a 30 s lease), not the unlock's retry budget (twice the 60 s command timeout).
+            unlocking.get(SLACK.toSeconds(), TimeUnit.SECONDS);
+            assertEquals(0L, existsOn(0));
+            assertEquals(0L, existsOn(1));
+            proxy.blackhole(false);
+            await("the stalled master's unlock applies once it answers", SLACK, () -> existsOn(2) == 0);
+        }
     }
 
     @Test

@@ -263,6 +263,15 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
         return nodes.of(node);
     }
 
+    /**
+     * Whether a command on {@code key} has nowhere to go now: the topology names no master for its slot,
+     * or this client's connection to that master is lost (a snapshot; a node not connected to yet is not down).
+     */
+    public boolean knownDown(String key) {
+        NodeAddress master = map.masterOf(ClusterSlot.of(key));
+        return master == null || nodes.isDown(master);
+    }
+
     /** The current topology. */
     public SlotMap map() {
         return map;

@@ -42,6 +42,16 @@ public final class ConnectionPool {
         return connections[start];
     }
 
+    /** Whether at least one connection is connected and past its handshake now (a snapshot). */
+    public boolean anyReady() {
+        for (RedisConnection connection : connections) {
+            if (connection.isReady()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** @return the pool's connections, in a new list */
     public List<RedisConnection> connections() {
         return List.of(connections);
