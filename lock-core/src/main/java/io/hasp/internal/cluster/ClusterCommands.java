@@ -9,6 +9,7 @@ import io.hasp.Reply;
 import io.hasp.Script;
 import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
+import io.hasp.internal.connection.NotSentException;
 import io.hasp.internal.pubsub.ChannelKind;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
@@ -77,7 +78,10 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
         this.follower = new LostNodeFollower(nodes, () -> this.map, this::refresh,
                 (task, delayNanos) -> timer.newTimeout(t -> task.run(), delayNanos, TimeUnit.NANOSECONDS),
                 System::nanoTime);
-        nodes.onNodeLost(follower::lost);
+        nodes.onNodeLost(node -> {
+            follower.lost(node);
+            nodes.retireAllBut(this.map.masters());   // a lost node that is no master any more: no reconnects
+        });
     }
 
     /**
@@ -144,6 +148,7 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
         } catch (RuntimeException e) {
             log.warn("cluster topology listener failed", e);
         }
+        nodes.retireAllBut(fresh.masters());
     }
 
     /**
@@ -446,6 +451,14 @@ public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
                 return;
             }
             Throwable cause = Futures.unwrap(failure);
+            if (cause instanceof NotSentException && !closed && System.nanoTime() - retryUntilNanos < 0) {
+                // Never written: its node left the topology while it waited. Send it to the slot's master now.
+                NodeAddress master = map.masterOf(slot);
+                if (master != null && !master.equals(target)) {
+                    send(master, false);
+                    return;
+                }
+            }
             if ((cause instanceof RedisConnectionException || cause instanceof RedisTimeoutException)
                     && target.equals(map.masterOf(slot)) && !nodes.isConnected(target)) {
                 // The slot's master cannot be reached, perhaps never was by this client: look for its successor.

@@ -12,6 +12,8 @@ import io.netty.channel.EventLoop;
 import io.netty.util.Timer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -71,7 +73,41 @@ public final class ClusterNodes {
         if (closed) {
             throw new IllegalStateException("cluster connections closed");
         }
-        return nodes.computeIfAbsent(node, this::open).commands();
+        Node known = nodes.computeIfAbsent(node, this::open);
+        if (closed) {
+            // close() may have walked the map before this node was added: nobody else would close it.
+            nodes.remove(node, known);
+            known.connection().close();
+            throw new IllegalStateException("cluster connections closed");
+        }
+        return known.commands();
+    }
+
+    /** The nodes this client has a connection to (up or down) now. */
+    public Set<NodeAddress> known() {
+        return Set.copyOf(nodes.keySet());
+    }
+
+    /**
+     * Closes the connections of nodes outside {@code keep} that are down now: a node that left the
+     * topology (a dead master replaced by its replica, a seed that is gone) would otherwise be
+     * reconnected to for the client's life. The commands still waiting on such a connection fail with
+     * {@link io.hasp.internal.connection.NotSentException}, which the router sends on to the slot's
+     * current master. A connection that is up stays: it costs nothing, and its replies may be awaited.
+     */
+    public void retireAllBut(Set<NodeAddress> keep) {
+        for (Map.Entry<NodeAddress, Node> entry : nodes.entrySet()) {
+            NodeAddress address = entry.getKey();
+            Node node = entry.getValue();
+            if (keep.contains(address) || node.connection().isReady()) {
+                continue;
+            }
+            node.connection().closeIfDown("the node " + address + " left the cluster topology").thenAccept(retired -> {
+                if (retired) {
+                    nodes.remove(address, node);
+                }
+            });
+        }
     }
 
     /** A connector to {@code node}, with the client's settings but the node's address. */

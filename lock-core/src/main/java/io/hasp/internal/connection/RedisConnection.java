@@ -474,6 +474,37 @@ public final class RedisConnection {
         return done;
     }
 
+    /**
+     * Closes the connection if it was up once and is down now (lost and reconnecting): no more
+     * reconnects, and every command waiting for it fails with {@link NotSentException}, since none of
+     * them was written. A connection that is up stays open (its commands in flight may have run), and
+     * so does one still making its first connection (its start decides).
+     *
+     * @param why what the failed commands' message says after the connection's name
+     * @return completes on the event loop with whether it was closed
+     */
+    public CompletableFuture<Boolean> closeIfDown(String why) {
+        CompletableFuture<Boolean> done = new CompletableFuture<>();
+        execute(() -> {
+            if (ready || closed || !everConnected) {
+                done.complete(false);
+                return;
+            }
+            closed = true;
+            watchdog.stop();
+            failWaiting(new NotSentException(this + ": " + why + "; the command was not sent"));
+            Channel ch = channel;
+            if (handler != null) {
+                handler.failAll(closedException());   // a reconnect's handshake, if one was under way
+            }
+            if (ch != null) {
+                ch.close();
+            }
+            done.complete(true);
+        }, done);
+        return done;
+    }
+
     private void execute(Runnable task, CompletableFuture<?> onRejected) {
         try {
             loop.execute(task);

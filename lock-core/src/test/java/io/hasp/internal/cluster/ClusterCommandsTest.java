@@ -1,6 +1,7 @@
 package io.hasp.internal.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -173,6 +174,40 @@ class ClusterCommandsTest {
         // The refresh runs on the client's threads and announces nothing: poll the map.
         Conditions.await(Duration.ofSeconds(20), () -> expected.equals(commands.map().masterOf(slot)));
         assertEquals(expected, commands.map().masterOf(slot), what);
+    }
+
+    /**
+     * A node that dies and leaves the topology is not reconnected to for ever: its connection is closed once
+     * the topology no longer names it, and a command that waited on it for a reconnect is sent to the
+     * slot's master instead of failing.
+     */
+    @Test
+    void aLostNodeThatLeftTheTopologyIsClosedAndWhatWaitedOnItGoesToTheSlotsMaster() throws Exception {
+        String key = "{retired}:k";
+        int slot = ClusterSlot.of(key);
+        assertEquals("OK", commands.set(key, "kept").get(10, TimeUnit.SECONDS));
+        SlotMap real = commands.map();
+        try (RedisServer gone = RedisServer.builder().name("gone-node").start()) {
+            NodeAddress goneAddress = address(gone);
+            // A router that knows only the doomed node, as the master of the key's slot, and no seed: while
+            // it is down no topology read can replace that (a real one would, and race this test).
+            ClusterCommands router = new ClusterCommands(nodes, List.of(), SlotMap.empty().withMaster(slot, goneAddress),
+                    rig.timer, 5_000);
+            try {
+                assertEquals("PONG", nodes.of(goneAddress).ping().get(10, TimeUnit.SECONDS), "connected once");
+                gone.kill();
+                assertTrue(Conditions.await(Duration.ofSeconds(10), () -> nodes.isDown(goneAddress)),
+                        "the client saw it go, and keeps reconnecting to a master of its topology");
+                var waiting = router.get(key);   // waits on the dead node's connection for a reconnect
+                assertFalse(waiting.isDone());
+                router.update(real);   // the slot has another master now, and the dead node is in no slot
+                assertEquals("kept", waiting.get(10, TimeUnit.SECONDS), "sent on to the slot's master, not failed");
+                assertTrue(Conditions.await(Duration.ofSeconds(10), () -> !nodes.known().contains(goneAddress)),
+                        "the dead node's connection is closed: " + nodes.known());
+            } finally {
+                router.close();
+            }
+        }
     }
 
     @Test
