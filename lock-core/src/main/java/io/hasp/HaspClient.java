@@ -9,12 +9,13 @@ import io.hasp.internal.cluster.ClusterPubSub;
 import io.hasp.internal.cluster.NodeAddress;
 import io.hasp.internal.cluster.SlotMap;
 import io.hasp.internal.connection.ClientThreads;
+import io.hasp.internal.connection.ConnectionPool;
 import io.hasp.internal.connection.Connector;
 import io.hasp.internal.connection.DirectConnections;
 import io.hasp.internal.connection.RedisConnection;
 import io.hasp.internal.connection.Transport;
+import io.hasp.internal.lock.CallerWaits;
 import io.hasp.internal.lock.LockService;
-import io.hasp.internal.pool.ConnectionPool;
 import io.hasp.internal.pubsub.DefaultPubSub;
 import io.hasp.internal.pubsub.PubSub;
 import io.hasp.lock.FencedLock;
@@ -132,7 +133,7 @@ public final class HaspClient implements AutoCloseable {
             this.clusterNodes = null;
             // The direct path is a plain TCP socket: not over TLS or a Unix socket.
             this.direct = config.directConnections() > 0 && !config.tls() && config.socketPath() == null
-                    ? new DirectConnections(config, pool, timer) : null;
+                    ? new DirectConnections(config, pool, timer, CallerWaits.admission()) : null;
             this.commands = new DefaultRedisCommands(pool, direct);
             EventLoop pubSubLoop = nextLoop(loops);
             DefaultPubSub single = new DefaultPubSub(

@@ -5,10 +5,10 @@ import io.hasp.Replies;
 import io.hasp.Reply;
 import io.hasp.Script;
 import io.hasp.internal.connection.ArgsCommand;
+import io.hasp.internal.connection.ConnectionPool;
 import io.hasp.internal.connection.DirectConnections;
+import io.hasp.internal.connection.EvalShaCommand;
 import io.hasp.internal.connection.StringArgsCommand;
-import io.hasp.internal.pool.ConnectionPool;
-import io.hasp.internal.script.EvalShaCommand;
 import io.hasp.resp.CommandName;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentMap;
 /**
  * The {@link RedisCommands} of a single-server client: each call becomes one command on the next pooled
  * connection. The returned future is the command itself (no extra allocation). A script sent by a
- * thread inside a blocking lock call ({@link CallerWaits}) runs on a {@link DirectConnections direct
+ * thread inside a blocking lock call ({@link io.hasp.internal.lock.CallerWaits}) runs on a {@link DirectConnections direct
  * connection} when one is at hand: the future is then complete on return. Thread-safe.
  */
 public final class DefaultRedisCommands implements RedisCommands {

@@ -13,6 +13,7 @@ import io.hasp.RedisTimeoutException;
 import io.hasp.Replies;
 import io.hasp.Script;
 import io.hasp.internal.connection.DirectConnections;
+import io.hasp.internal.lock.CallerWaits;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
 import io.hasp.testing.Conditions;

@@ -5,8 +5,6 @@ import io.hasp.RedisClosedException;
 import io.hasp.RedisConnectionException;
 import io.hasp.RedisException;
 import io.hasp.RedisProtocolException;
-import io.hasp.internal.CallerWaits;
-import io.hasp.internal.pool.ConnectionPool;
 import io.hasp.resp.RespProtocolException;
 import io.netty.util.Timer;
 import java.io.IOException;
@@ -33,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * sent nothing, on a client thread (which must never block), when more threads of the JVM are inside
  * blocking lock calls than there are direct connections (then the event loop, batching their commands,
  * costs less CPU per call, and CPU is what bounds the rate; threads parked behind another holder make no
- * round trips and do not count, see {@link CallerWaits#waitsForHolder}), when the multiplexed connections are down
+ * round trips and do not count: the {@link CallerAdmission} says how many compete), when the multiplexed connections are down
  * (they wait for the reconnect, this path does not), when every direct connection is lent out, or for a
  * while after a direct connection could not be opened; the caller then dispatches the command on the
  * multiplexed pool as usual. Once a command is
@@ -61,6 +59,7 @@ public final class DirectConnections {
     static final long MAX_IDLE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final HaspConfig config;
+    private final CallerAdmission admission;
     private final ConnectionPool pool;
     private final int max;
     private final Timer timer;
@@ -82,9 +81,11 @@ public final class DirectConnections {
      * @param pool the multiplexed connections: their state gates this path, their address is used,
      *     and a command's recovery runs on them
      * @param timer the client's timer, which runs the sweep that ends calls past their deadline
+     * @param admission which calling threads may take a direct connection, and how many compete for them
      */
-    public DirectConnections(HaspConfig config, ConnectionPool pool, Timer timer) {
+    public DirectConnections(HaspConfig config, ConnectionPool pool, Timer timer, CallerAdmission admission) {
         this.config = config;
+        this.admission = admission;
         this.pool = pool;
         this.timer = timer;
         this.max = config.directConnections();
@@ -125,16 +126,16 @@ public final class DirectConnections {
             // written: a lost reply. A parked wait on the event loop's reply keeps it.
             return false;
         }
-        if (!CallerWaits.takeTurn()) {
+        if (!admission.takeTurn()) {
             return false;   // not a blocking call's own script (e.g. another thread's acquire woken inline)
         }
-        if (CallerWaits.threads() > max) {
+        if (admission.competingCallers() > max) {
             // More blocking callers than direct connections: the event loop, batching their commands, costs
             // less CPU per call than a round trip of each thread's own, and CPU is then what bounds the rate.
             return false;
         }
         long now = System.nanoTime();
-        long callerDeadline = CallerWaits.deadline();
+        long callerDeadline = admission.deadline();
         if (callerDeadline != 0 && callerDeadline - now <= 0) {
             return false;   // the call's wait is over: the command timeout applies, on the multiplexed path
         }

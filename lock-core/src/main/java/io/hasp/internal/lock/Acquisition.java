@@ -3,7 +3,6 @@ package io.hasp.internal.lock;
 import io.hasp.RedisClosedException;
 import io.hasp.RedisException;
 import io.hasp.internal.Backoff;
-import io.hasp.internal.CallerWaits;
 import io.hasp.internal.Futures;
 import io.hasp.internal.ParkingFuture;
 import io.hasp.lock.LockOwner;

@@ -1,7 +1,6 @@
 package io.hasp.internal.lock;
 
 import io.hasp.RedisCommands;
-import io.hasp.internal.CallerWaits;
 import io.hasp.internal.Futures;
 import io.hasp.internal.ParkingFuture;
 import io.hasp.lock.HaspLock;

@@ -11,7 +11,6 @@ import io.hasp.RedisCommands;
 import io.hasp.RedisConnectionException;
 import io.hasp.Replies;
 import io.hasp.internal.DefaultRedisCommands;
-import io.hasp.internal.pool.ConnectionPool;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.WithRedisServer;
 import io.netty.channel.ChannelHandlerContext;

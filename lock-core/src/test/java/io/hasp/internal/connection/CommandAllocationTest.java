@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import io.hasp.Replies;
 import io.hasp.Script;
-import io.hasp.internal.script.EvalShaCommand;
 import io.hasp.resp.CommandName;
 import io.hasp.resp.RespReader;
 import io.netty.buffer.ByteBuf;

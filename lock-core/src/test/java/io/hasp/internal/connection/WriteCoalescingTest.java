@@ -6,7 +6,6 @@ import io.hasp.HaspConfig;
 import io.hasp.RedisCommands;
 import io.hasp.Replies;
 import io.hasp.internal.DefaultRedisCommands;
-import io.hasp.internal.pool.ConnectionPool;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.WithRedisServer;
 import io.netty.channel.ChannelHandlerContext;

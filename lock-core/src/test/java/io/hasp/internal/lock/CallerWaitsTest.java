@@ -1,4 +1,4 @@
-package io.hasp.internal;
+package io.hasp.internal.lock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

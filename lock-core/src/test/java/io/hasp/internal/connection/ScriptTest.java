@@ -1,4 +1,4 @@
-package io.hasp.internal.script;
+package io.hasp.internal.connection;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

@@ -1,5 +1,6 @@
-package io.hasp.internal;
+package io.hasp.internal.lock;
 
+import io.hasp.internal.connection.CallerAdmission;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -8,6 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * return: a script its thread sends there may run on a direct connection, the thread writing it and reading
  * the reply itself (see {@code io.hasp.internal.connection.DirectConnections}), since the thread would only
  * wait for the reply anyway. Outside such a call (async calls, event loops, the timer) nothing changes.
+ * The direct path asks through {@link #admission()}, the transport's {@link CallerAdmission}: the transport
+ * knows nothing of lock calls.
  *
  * <p>It also counts the threads of this JVM inside such calls that may still make round trips of their own:
  * the direct path pays off while they are few enough to have a connection each; past that, one event loop
@@ -52,7 +55,30 @@ public final class CallerWaits {
         }
     }
 
+    /** The answers of this JVM's blocking lock calls to the direct path: one stateless view of the statics below. */
+    private static final CallerAdmission ADMISSION = new CallerAdmission() {
+        @Override
+        public boolean takeTurn() {
+            return CallerWaits.takeTurn();
+        }
+
+        @Override
+        public int competingCallers() {
+            return threads();
+        }
+
+        @Override
+        public long deadline() {
+            return CallerWaits.deadline();
+        }
+    };
+
     private CallerWaits() {
+    }
+
+    /** What the direct connections ask of the calling thread, answered by its blocking lock call (if any). */
+    public static CallerAdmission admission() {
+        return ADMISSION;
     }
 
     /**

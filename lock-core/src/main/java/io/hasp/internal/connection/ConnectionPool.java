@@ -1,6 +1,5 @@
-package io.hasp.internal.pool;
+package io.hasp.internal.connection;
 
-import io.hasp.internal.connection.RedisConnection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;

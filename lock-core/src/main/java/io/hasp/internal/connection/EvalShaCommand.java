@@ -1,13 +1,9 @@
-package io.hasp.internal.script;
+package io.hasp.internal.connection;
 
 import io.hasp.RedisServerException;
 import io.hasp.Replies;
 import io.hasp.Reply;
 import io.hasp.Script;
-import io.hasp.internal.connection.Args;
-import io.hasp.internal.connection.ArgsCommand;
-import io.hasp.internal.connection.Command;
-import io.hasp.internal.connection.RedisConnection;
 import io.hasp.resp.CommandName;
 import io.hasp.resp.RespWriter;
 import io.netty.buffer.ByteBuf;
