@@ -83,25 +83,6 @@ final class LockCalls {
         return unit.toNanos(leaseTime);
     }
 
-    /** A wait in nanoseconds. @throws IllegalArgumentException when null or negative */
-    static long waitNanos(Duration waitTime) {
-        if (waitTime == null || waitTime.isNegative()) {
-            throw new IllegalArgumentException("waitTime: " + waitTime + " (expected: >= 0)");
-        }
-        return saturated(waitTime);
-    }
-
-    /** A wait in nanoseconds. @throws IllegalArgumentException when {@code unit} is null or the wait negative */
-    static long waitNanos(long waitTime, TimeUnit unit) {
-        if (unit == null) {
-            throw new IllegalArgumentException("unit: null");
-        }
-        if (waitTime < 0) {
-            throw new IllegalArgumentException("waitTime: " + waitTime + " (expected: >= 0)");
-        }
-        return unit.toNanos(waitTime);
-    }
-
     private static long saturated(Duration duration) {
         try {
             return duration.toNanos();

@@ -1,5 +1,6 @@
 package io.hasp.lock;
 
+import io.hasp.internal.lock.LockArguments;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -140,23 +141,23 @@ public final class MultiLock implements Lock {
     /** Acquires every member (watchdog lease), waiting at most {@code time} in all. */
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        return acquireInterruptibly(WATCHDOG, LockCalls.waitNanos(time, unit));
+        return acquireInterruptibly(WATCHDOG, LockArguments.waitNanos(time, unit));
     }
 
     /** Acquires every member (watchdog lease), waiting at most {@code waitTime} in all. */
     public boolean tryLock(Duration waitTime) throws InterruptedException {
-        return acquireInterruptibly(WATCHDOG, LockCalls.waitNanos(waitTime));
+        return acquireInterruptibly(WATCHDOG, LockArguments.waitNanos(waitTime));
     }
 
     /** Acquires every member for {@code leaseTime} each (-1: the watchdog), waiting at most {@code waitTime} in all. */
     public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-        long wait = LockCalls.waitNanos(waitTime, unit);
+        long wait = LockArguments.waitNanos(waitTime, unit);
         return acquireInterruptibly(LockCalls.leaseNanos(leaseTime, unit), wait);
     }
 
     /** Acquires every member for {@code leaseTime} each, waiting at most {@code waitTime} in all. */
     public boolean tryLock(Duration waitTime, Duration leaseTime) throws InterruptedException {
-        long wait = LockCalls.waitNanos(waitTime);
+        long wait = LockArguments.waitNanos(waitTime);
         return acquireInterruptibly(LockCalls.leaseNanos(leaseTime), wait);
     }
 
@@ -203,7 +204,7 @@ public final class MultiLock implements Lock {
      * held) when the wait passed. Cancelling it (or ending it any other way) gives back what it acquired.
      */
     public CompletableFuture<Boolean> tryLockAsync(Duration waitTime, Duration leaseTime, long holderId) {
-        long wait = LockCalls.waitNanos(waitTime);
+        long wait = LockArguments.waitNanos(waitTime);
         return start(LockCalls.leaseNanos(leaseTime), wait, holderId);
     }
 

@@ -3,6 +3,7 @@ package io.hasp.lock;
 import io.hasp.HaspClient;
 import io.hasp.internal.ClientInternals;
 import io.hasp.internal.Futures;
+import io.hasp.internal.lock.LockArguments;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -181,12 +182,12 @@ public final class RedLock implements Lock {
     /** Attempts for at most {@code time} (watchdog lease). */
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        return acquireInterruptibly(LockCalls.WATCHDOG, LockCalls.waitNanos(time, unit));
+        return acquireInterruptibly(LockCalls.WATCHDOG, LockArguments.waitNanos(time, unit));
     }
 
     /** Attempts for at most {@code waitTime}, for {@code leaseTime} on each master. */
     public boolean tryLock(Duration waitTime, Duration leaseTime) throws InterruptedException {
-        long wait = LockCalls.waitNanos(waitTime);
+        long wait = LockArguments.waitNanos(waitTime);
         return acquireInterruptibly(LockCalls.leaseNanos(leaseTime), wait);
     }
 
@@ -222,7 +223,7 @@ public final class RedLock implements Lock {
      * a quorum of masters can answer. Cancelling it gives back what it took.
      */
     public CompletableFuture<Boolean> tryLockAsync(Duration waitTime, Duration leaseTime, long holderId) {
-        long wait = LockCalls.waitNanos(waitTime);
+        long wait = LockArguments.waitNanos(waitTime);
         return start(LockCalls.leaseNanos(leaseTime), wait, holderId);
     }
 

@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
 public final class ClusterCommands implements RedisCommands, ChannelKind.Aware {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterCommands.class);
-    private static final int MAX_REDIRECTS = 5;
+    /** How many MOVED or ASK redirects one command (or subscription) follows before it fails. */
+    static final int MAX_REDIRECTS = 5;
     /** The shortest pause between two topology reads started by commands for slots without a master. */
     static final Duration UNROUTED_REFRESH_PAUSE = Duration.ofSeconds(1);
 

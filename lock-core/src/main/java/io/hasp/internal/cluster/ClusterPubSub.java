@@ -45,7 +45,6 @@ import org.slf4j.LoggerFactory;
 public final class ClusterPubSub implements PubSub {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterPubSub.class);
-    private static final int MAX_REDIRECTS = 5;
     private static final long RETRY_MILLIS = 1_000;
 
     private final ClusterCommands cluster;
@@ -216,7 +215,7 @@ public final class ClusterPubSub implements PubSub {
         }
         Throwable cause = Futures.unwrap(failure);
         if (cause instanceof RedisServerException server && server.code().equals("MOVED")
-                && r.redirects++ < MAX_REDIRECTS) {
+                && r.redirects++ < ClusterCommands.MAX_REDIRECTS) {
             NodeAddress movedTo = ClusterCommands.redirectTarget(server.getMessage());
             if (movedTo != null) {
                 cluster.moved(ClusterSlot.of(r.channel), movedTo);
