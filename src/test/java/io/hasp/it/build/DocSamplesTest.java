@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,14 +23,14 @@ import org.junit.jupiter.api.Test;
  */
 class DocSamplesTest {
 
-    private static final Path ROOT = Path.of(System.getProperty("user.dir")).resolve("../..").normalize();
+    private static final Path ROOT = DocPages.ROOT;
     private static final Pattern SAMPLE = Pattern.compile("<!-- sample: (\\S+) (\\S+) -->");
 
     @Test
     void everyJavaBlockIsACompiledSampleRegion() throws IOException {
         List<String> problems = new ArrayList<>();
         int blocks = 0;
-        for (Path page : pages()) {
+        for (Path page : DocPages.all()) {
             List<String> lines = Files.readAllLines(page);
             for (int i = 0; i < lines.size(); i++) {
                 if (!lines.get(i).equals("```java")) {
@@ -117,12 +116,4 @@ class DocSamplesTest {
         return line.stripTrailing();
     }
 
-    private static List<Path> pages() throws IOException {
-        List<Path> pages = new ArrayList<>();
-        pages.add(ROOT.resolve("README.md"));
-        try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
-            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
-        }
-        return pages;
-    }
 }

@@ -14,7 +14,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,12 +24,12 @@ import org.junit.jupiter.api.Test;
  */
 class DocsLinksTest {
 
-    private static final Path ROOT = Path.of(System.getProperty("user.dir")).resolve("../..").normalize();
+    private static final Path ROOT = DocPages.ROOT;
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
 
     @Test
     void everyRelativeLinkAndAnchorResolves() throws IOException {
-        List<Path> pages = pages();
+        List<Path> pages = DocPages.all();
         assertTrue(pages.size() > 5, "README.md and the docs pages: " + pages);
         List<String> broken = new ArrayList<>();
         for (Path page : pages) {
@@ -68,15 +67,6 @@ class DocsLinksTest {
         assertEquals("spring-boot-starter-hasp-spring-boot-starter-spring-boot-41",
                 anchor("Spring Boot starter (`hasp-spring-boot-starter`, Spring Boot 4.1)"));
         assertEquals("which-lock-should-i-use", anchor("Which lock should I use?"));
-    }
-
-    private static List<Path> pages() throws IOException {
-        List<Path> pages = new ArrayList<>();
-        pages.add(ROOT.resolve("README.md"));
-        try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
-            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
-        }
-        return pages;
     }
 
     /** The anchors the headings of {@code page} produce, outside code blocks; a repeated heading gets -1, -2, ... */
