@@ -25,4 +25,5 @@ module io.hasp {
     exports io.hasp.internal to io.hasp.lock.rw;
     exports io.hasp.internal.lock to io.hasp.lock.rw;
     exports io.hasp.internal.pubsub to io.hasp.lock.rw;
+    exports io.hasp.internal.topology to io.hasp.lock.rw;
 }

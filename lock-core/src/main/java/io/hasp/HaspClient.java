@@ -1,31 +1,18 @@
 package io.hasp;
 
 import io.hasp.internal.ClientInternals;
-import io.hasp.internal.DefaultRedisCommands;
 import io.hasp.internal.Futures;
-import io.hasp.internal.cluster.ClusterCommands;
-import io.hasp.internal.cluster.ClusterNodes;
-import io.hasp.internal.cluster.ClusterPubSub;
-import io.hasp.internal.cluster.NodeAddress;
-import io.hasp.internal.cluster.SlotMap;
+import io.hasp.internal.cluster.ClusterTopology;
 import io.hasp.internal.connection.ClientThreads;
-import io.hasp.internal.connection.ConnectionPool;
-import io.hasp.internal.connection.Connector;
-import io.hasp.internal.connection.DirectConnections;
-import io.hasp.internal.connection.RedisConnection;
 import io.hasp.internal.connection.Transport;
 import io.hasp.internal.lock.CallerWaits;
 import io.hasp.internal.lock.LockService;
-import io.hasp.internal.pubsub.DefaultPubSub;
-import io.hasp.internal.pubsub.PubSub;
+import io.hasp.internal.topology.SingleServer;
+import io.hasp.internal.topology.Topology;
 import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
-import io.netty.channel.EventLoop;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timer;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -60,23 +47,13 @@ public final class HaspClient implements AutoCloseable {
             }
 
             @Override
-            public PubSub pubSub(HaspClient client) {
-                return client.pubSub;
+            public Topology topology(HaspClient client) {
+                return client.topology;
             }
 
             @Override
             public Timer timer(HaspClient client) {
                 return client.timer;
-            }
-
-            @Override
-            public DirectConnections directConnections(HaspClient client) {
-                return client.direct;
-            }
-
-            @Override
-            public boolean knownDown(HaspClient client, String key) {
-                return client.pool != null ? !client.pool.anyReady() : ((ClusterCommands) client.commands).knownDown(key);
             }
         });
     }
@@ -87,12 +64,8 @@ public final class HaspClient implements AutoCloseable {
     private final ClientThreads timerThreads;
     private final Transport transport;
     private final HashedWheelTimer timer;
-    private final ConnectionPool pool;               // null on a cluster: one connection per node instead
-    private final ClusterNodes clusterNodes;          // null on a single server
-    private final DirectConnections direct;          // null on a cluster, over TLS or a Unix socket, or when off
-    private final PubSub pubSub;
-    private final RedisConnection pubSubConnection;   // null on a cluster: one per node instead
-    private final RedisCommands commands;
+    /** Where the locks live: one server or a cluster, chosen by the configuration's URI. */
+    private final Topology topology;
     private final LockService locks;
     private volatile boolean closed;
 
@@ -103,61 +76,10 @@ public final class HaspClient implements AutoCloseable {
         this.timerThreads = new ClientThreads("hasp-timer", number);
         this.timer = new HashedWheelTimer(timerThreads, config.timerTick().toMillis(), TimeUnit.MILLISECONDS, 512);
         this.transport = Transport.create(config.eventLoopThreads(), config.nativeTransport(), ioThreads);
-        Connector connector = new Connector(config, transport);
-        Iterator<io.netty.util.concurrent.EventExecutor> loops = transport.group().iterator();
-        long timeoutMillis = config.commandTimeout().toMillis();
-        if (config.isCluster()) {
-            this.pool = null;
-            this.direct = null;
-            this.clusterNodes = new ClusterNodes(config, transport, timer);
-            ClusterCommands cluster = new ClusterCommands(clusterNodes, seeds(config), SlotMap.empty(), timer,
-                    2 * timeoutMillis);
-            this.commands = cluster;
-            // Unlock messages travel on sharded channels where the cluster has them (7.0+), as
-            // Redisson 4.x chooses; each node's subscriptions have a connection of their own.
-            ClusterPubSub clusterPubSub = new ClusterPubSub(cluster, (node, dropped) -> {
-                Connector nodeConnector = clusterNodes.connector(node);
-                EventLoop loop = (EventLoop) transport.group().next();
-                return new DefaultPubSub(push -> new RedisConnection("pubsub", nodeConnector, loop, timer, push),
-                        timer, timeoutMillis, cluster.channelKind(), dropped);
-            }, timer);
-            cluster.onTopologyChange(clusterPubSub::reroute);
-            this.pubSub = clusterPubSub;
-            this.pubSubConnection = null;
-        } else {
-            List<RedisConnection> connections = new ArrayList<>(config.poolSize());
-            for (int i = 0; i < config.poolSize(); i++) {
-                connections.add(new RedisConnection("cmd-" + i, connector, nextLoop(loops), timer, null));
-            }
-            this.pool = new ConnectionPool(connections);
-            this.clusterNodes = null;
-            // The direct path is a plain TCP socket: not over TLS or a Unix socket.
-            this.direct = config.directConnections() > 0 && !config.tls() && config.socketPath() == null
-                    ? new DirectConnections(config, pool, timer, CallerWaits.admission()) : null;
-            this.commands = new DefaultRedisCommands(pool, direct);
-            EventLoop pubSubLoop = nextLoop(loops);
-            DefaultPubSub single = new DefaultPubSub(
-                    push -> new RedisConnection("pubsub", connector, pubSubLoop, timer, push), timer, timeoutMillis);
-            this.pubSub = single;
-            this.pubSubConnection = single.connection();
-        }
-        this.locks = new LockService(id, commands, pubSub, timer, config.watchdogLease(), config.timerTick(),
+        this.topology = config.isCluster() ? new ClusterTopology(config, transport, timer)
+                : new SingleServer(config, transport, timer, CallerWaits.admission());
+        this.locks = new LockService(id, topology, timer, config.watchdogLease(), config.timerTick(),
                 config.commandTimeout());
-    }
-
-    private static List<NodeAddress> seeds(HaspConfig config) {
-        List<NodeAddress> seeds = new ArrayList<>();
-        for (java.net.InetSocketAddress seed : config.clusterSeeds()) {
-            seeds.add(new NodeAddress(seed.getHostString(), seed.getPort()));
-        }
-        return seeds;
-    }
-
-    private EventLoop nextLoop(Iterator<io.netty.util.concurrent.EventExecutor> loops) {
-        if (!loops.hasNext()) {
-            loops = transport.group().iterator();
-        }
-        return (EventLoop) loops.next();
     }
 
     /**
@@ -203,18 +125,7 @@ public final class HaspClient implements AutoCloseable {
 
     private void start() {
         long waitMillis = config.connectTimeout().toMillis() + 2 * config.commandTimeout().toMillis();
-        CompletableFuture<Void> ready;
-        if (clusterNodes != null) {
-            ClusterCommands cluster = (ClusterCommands) commands;
-            ready = ClusterCommands.discover(clusterNodes, seeds(config))
-                    .thenCompose(map -> {
-                        cluster.update(map);
-                        return cluster.chooseChannelKind();
-                    })
-                    .thenAccept(kind -> cluster.refreshEvery(config.topologyRefresh().toMillis()));
-        } else {
-            ready = CompletableFuture.allOf(pool.start(), pubSubConnection.start());
-        }
+        CompletableFuture<Void> ready = topology.start();
         try {
             ready.get(waitMillis, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -245,7 +156,7 @@ public final class HaspClient implements AutoCloseable {
 
     /** @return the asynchronous command API */
     public RedisCommands commands() {
-        return commands;
+        return topology.commands();
     }
 
     /**
@@ -309,15 +220,8 @@ public final class HaspClient implements AutoCloseable {
             return;
         }
         closed = true;
-        if (commands instanceof ClusterCommands cluster) {
-            cluster.close();
-        }
         locks.close();
-        if (direct != null) {
-            direct.close();
-        }
-        CompletableFuture<Void> connectionsClosed = CompletableFuture.allOf(
-                pool != null ? pool.close() : clusterNodes.close(), pubSub.close());
+        CompletableFuture<Void> connectionsClosed = topology.close();
         boolean onClientThread = ClientThreads.isClientThread(Thread.currentThread());
         if (!onClientThread) {
             try {

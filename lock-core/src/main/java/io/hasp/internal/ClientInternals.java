@@ -4,12 +4,13 @@ import io.hasp.HaspClient;
 import io.hasp.internal.connection.DirectConnections;
 import io.hasp.internal.lock.LockService;
 import io.hasp.internal.pubsub.PubSub;
+import io.hasp.internal.topology.Topology;
 import io.netty.util.Timer;
 
 /**
  * The parts of a {@link HaspClient} that hasp's own modules (the read/write lock, benchmarks) and
- * tests reach, without making them API: the client's lock service, pub/sub connection, timer and direct
- * connections.
+ * tests reach, without making them API: the client's lock service, its topology (commands, pub/sub,
+ * direct connections) and its timer.
  * {@code HaspClient} installs the one {@link Access} in its static initialiser, so any caller that
  * holds a client finds it installed. This package is not exported to users (see lock-core's
  * {@code module-info.java}).
@@ -22,17 +23,11 @@ public final class ClientInternals {
         /** The client's lock service. */
         LockService lockService(HaspClient client);
 
-        /** The client's pub/sub connection. */
-        PubSub pubSub(HaspClient client);
+        /** The client's topology. */
+        Topology topology(HaspClient client);
 
         /** The client's timer. */
         Timer timer(HaspClient client);
-
-        /** The client's direct connections, or {@code null} when it has none. */
-        DirectConnections directConnections(HaspClient client);
-
-        /** Whether the connection a command on {@code key} would take is known to be down now. */
-        boolean knownDown(HaspClient client, String key);
     }
 
     private static volatile Access access;
@@ -57,9 +52,14 @@ public final class ClientInternals {
         return access(client).lockService(client);
     }
 
+    /** Where {@code client}'s locks live: one server or a cluster. */
+    public static Topology topology(HaspClient client) {
+        return access(client).topology(client);
+    }
+
     /** The pub/sub connection of {@code client}. */
     public static PubSub pubSub(HaspClient client) {
-        return access(client).pubSub(client);
+        return topology(client).pubSub();
     }
 
     /** The timer of {@code client}: one {@code HashedWheelTimer} for leases, waits and retries. */
@@ -73,7 +73,7 @@ public final class ClientInternals {
      * @return {@code null} on a cluster, over TLS or a Unix socket, or when turned off
      */
     public static DirectConnections directConnections(HaspClient client) {
-        return access(client).directConnections(client);
+        return topology(client).direct();
     }
 
     /**
@@ -82,7 +82,7 @@ public final class ClientInternals {
      * slot is known. A snapshot: it is false while a connection is up, however slow the server behind it.
      */
     public static boolean knownDown(HaspClient client, String key) {
-        return access(client).knownDown(client, key);
+        return topology(client).knownDown(key);
     }
 
     private static Access access(HaspClient client) {

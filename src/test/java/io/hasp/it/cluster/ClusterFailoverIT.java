@@ -8,8 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
 import io.hasp.RedisException;
-import io.hasp.internal.cluster.ClusterCommands;
+import io.hasp.internal.ClientInternals;
 import io.hasp.internal.cluster.ClusterSlot;
+import io.hasp.internal.cluster.ClusterTopology;
 import io.hasp.internal.cluster.NodeAddress;
 import io.hasp.internal.pubsub.ChannelKind;
 import io.hasp.lock.HaspLock;
@@ -164,7 +165,7 @@ class ClusterFailoverIT {
      * carries all of the client's classic subscriptions, found by parking one of its waiters once.
      */
     private static int listeningPair(HaspClient waiter, int lockPair) throws Exception {
-        ChannelKind kind = ((ClusterCommands) waiter.commands()).channelKind();
+        ChannelKind kind = ClientInternals.topology(waiter).channelKind();
         assertEquals(sharded ? ChannelKind.SHARDED : ChannelKind.CLASSIC, kind,
                 "waiters use sharded channels on 7.0+, classic ones before");
         if (sharded) {
@@ -317,7 +318,7 @@ class ClusterFailoverIT {
             NodeAddress promoted = new NodeAddress(replica.host(), replica.port());
             int slot = ClusterSlot.of(waitedFor);
             assertTrue(Conditions.await(Duration.ofSeconds(30),
-                    () -> promoted.equals(((ClusterCommands) idle.commands()).map().masterOf(slot))),
+                    () -> promoted.equals(((ClusterTopology) ClientInternals.topology(idle)).view().map().masterOf(slot))),
                     "the idle client's topology names the promoted replica");
             long atPromotion = increments.get();
             assertTrue(Conditions.await(Duration.ofSeconds(60), () -> increments.get() >= atPromotion + 100

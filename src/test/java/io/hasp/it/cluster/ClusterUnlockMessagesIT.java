@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
+import io.hasp.internal.ClientInternals;
 import io.hasp.internal.pubsub.ChannelKind;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
@@ -17,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -138,7 +138,7 @@ class ClusterUnlockMessagesIT {
     @Test
     void haspChoosesTheChannelsRedissonChooses() {
         assertEquals(serverHasShardedChannels(), redissonShards(), "Redisson's own probe");
-        assertEquals(redissonShards() ? ChannelKind.SHARDED : ChannelKind.CLASSIC, ChannelKind.of(hasp.commands()));
+        assertEquals(redissonShards() ? ChannelKind.SHARDED : ChannelKind.CLASSIC, ClientInternals.topology(hasp).channelKind());
     }
 
     @Test

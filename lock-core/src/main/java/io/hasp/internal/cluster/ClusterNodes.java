@@ -2,7 +2,7 @@ package io.hasp.internal.cluster;
 
 import io.hasp.HaspConfig;
 import io.hasp.RedisCommands;
-import io.hasp.internal.DefaultRedisCommands;
+import io.hasp.internal.topology.DefaultRedisCommands;
 import io.hasp.internal.connection.ConnectionListener;
 import io.hasp.internal.connection.ConnectionPool;
 import io.hasp.internal.connection.Connector;

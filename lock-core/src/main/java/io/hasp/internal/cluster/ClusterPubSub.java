@@ -47,7 +47,7 @@ public final class ClusterPubSub implements PubSub {
     private static final Logger log = LoggerFactory.getLogger(ClusterPubSub.class);
     private static final long RETRY_MILLIS = 1_000;
 
-    private final ClusterCommands cluster;
+    private final ClusterView cluster;
     private final BiFunction<NodeAddress, Consumer<String>, DefaultPubSub> open;
     private final Timer timer;
     private final Map<NodeAddress, DefaultPubSub> nodes = new HashMap<>();   // guarded by this
@@ -57,12 +57,12 @@ public final class ClusterPubSub implements PubSub {
     private boolean closed;                                                    // guarded by this
 
     /**
-     * @param cluster the cluster's commands: the topology, and the kind of channel to use
+     * @param cluster the client's view of the cluster: the topology, and the kind of channel to use
      * @param open creates (without starting it) the pub/sub connection of a node, for the kind
      *     of channel {@code cluster} uses, given what to call when that node drops a channel
      * @param timer the client's timer
      */
-    public ClusterPubSub(ClusterCommands cluster, BiFunction<NodeAddress, Consumer<String>, DefaultPubSub> open,
+    public ClusterPubSub(ClusterView cluster, BiFunction<NodeAddress, Consumer<String>, DefaultPubSub> open,
             Timer timer) {
         this.cluster = cluster;
         this.open = open;

@@ -1,6 +1,7 @@
 package io.hasp.internal.lock;
 
 import io.hasp.RedisCommands;
+import io.hasp.internal.topology.Topology;
 import io.hasp.lock.LockOwner;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -26,39 +27,33 @@ final class FencedKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<AcquireOutcome> acquire(RedisCommands redis, String name, LockOwner owner,
+    public CompletableFuture<AcquireOutcome> acquire(Topology topology, String name, LockOwner owner,
             long leaseMillis, int targetCount) {
-        return FencedAcquireScript.run(redis, name, owner.field(), leaseMillis, targetCount);
+        return FencedAcquireScript.run(topology.commands(), name, owner.field(), leaseMillis, targetCount);
     }
 
     @Override
-    public CompletableFuture<ReleaseOutcome> release(RedisCommands redis, String name, LockOwner owner, String latch,
+    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis) {
-        return LOCK.release(redis, name, owner, latch, leaseMillis, latchMillis);
+        return LOCK.release(topology, name, owner, latch, leaseMillis, latchMillis);
     }
 
     @Override
-    public CompletableFuture<Boolean> rollback(RedisCommands redis, String name, LockOwner owner, int targetCount,
+    public CompletableFuture<Boolean> rollback(Topology topology, String name, LockOwner owner, int targetCount,
             long leaseMillis) {
         // The token an undone acquisition took stays spent: tokens only have to grow.
-        return LOCK.rollback(redis, name, owner, targetCount, leaseMillis);
+        return LOCK.rollback(topology, name, owner, targetCount, leaseMillis);
     }
 
     @Override
     public CompletableFuture<String> renew(RedisCommands redis, List<String> names, List<LockOwner> owners,
-            long leaseMillis) {
-        return LOCK.renew(redis, names, owners, leaseMillis);
+            long leaseMillis, boolean keysDeclared) {
+        return LOCK.renew(redis, names, owners, leaseMillis, keysDeclared);
     }
 
     @Override
-    public CompletableFuture<String> renewOnNode(RedisCommands node, List<String> names, List<LockOwner> owners,
-            long leaseMillis) {
-        return LOCK.renewOnNode(node, names, owners, leaseMillis);
-    }
-
-    @Override
-    public CompletableFuture<Boolean> forceRelease(RedisCommands redis, String name) {
-        return LOCK.forceRelease(redis, name);
+    public CompletableFuture<Boolean> forceRelease(Topology topology, String name) {
+        return LOCK.forceRelease(topology, name);
     }
 
     @Override

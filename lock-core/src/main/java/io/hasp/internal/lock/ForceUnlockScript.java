@@ -1,9 +1,8 @@
 package io.hasp.internal.lock;
 
-import io.hasp.RedisCommands;
 import io.hasp.Replies;
 import io.hasp.Script;
-import io.hasp.internal.pubsub.ChannelKind;
+import io.hasp.internal.topology.Topology;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -16,8 +15,8 @@ final class ForceUnlockScript {
     }
 
     /** Deletes lock {@code name}; the future is {@code true} when there was a lock to free. */
-    static CompletableFuture<Boolean> run(RedisCommands redis, String name) {
-        return redis.evalsha(SCRIPT, Replies.BOOLEAN, List.of(name, LockKeys.channel(name)),
-                LockKeys.UNLOCK_MESSAGE, ChannelKind.of(redis).publishCommand());
+    static CompletableFuture<Boolean> run(Topology topology, String name) {
+        return topology.commands().evalsha(SCRIPT, Replies.BOOLEAN, List.of(name, LockKeys.channel(name)),
+                LockKeys.UNLOCK_MESSAGE, topology.channelKind().publishCommand());
     }
 }

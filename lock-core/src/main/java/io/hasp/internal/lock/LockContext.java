@@ -4,8 +4,7 @@ import io.hasp.RedisClosedException;
 import io.hasp.RedisCommands;
 import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
-import io.hasp.internal.cluster.ClusterCommands;
-import io.hasp.internal.pubsub.PubSub;
+import io.hasp.internal.topology.Topology;
 import io.hasp.lock.LockOwner;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
@@ -20,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the lock operations of one client share: its commands, timer and clock, its holds and their
+ * What the lock operations of one client share: its topology (commands, subscriptions, channel kind), timer and clock, its holds and their
  * watchdog, its waiters, the unlock latches to sweep, and the timing settings. {@link LockService}
  * builds one and hands it to each {@link Acquisition}, {@link Unlock} and {@link LeaseExtension}, so none of
  * them calls back into the service. Every part is complete when the constructor returns. Thread-safe.
@@ -34,6 +33,8 @@ final class LockContext {
     /** How long an idle wait channel keeps its subscription. */
     static final long LINGER_MILLIS = 1_000;
 
+    final Topology topology;
+    /** The topology's commands. */
     final RedisCommands redis;
     final Timer timer;
     final HoldRegistry holds;
@@ -55,26 +56,22 @@ final class LockContext {
     private final Set<Stranded> waiting = ConcurrentHashMap.newKeySet();
     private volatile boolean timerStopped;
 
-    LockContext(RedisCommands redis, PubSub pubSub, Timer timer, LongSupplier clock, long watchdogLeaseMillis,
+    LockContext(Topology topology, Timer timer, LongSupplier clock, long watchdogLeaseMillis,
             long commandTimeoutMillis) {
-        this.redis = redis;
+        this.topology = topology;
+        this.redis = topology.commands();
         this.timer = timer;
         this.clock = clock;
         this.watchdogLeaseMillis = watchdogLeaseMillis;
         this.retryNanos = TimeUnit.MILLISECONDS.toNanos(2 * commandTimeoutMillis);
         this.latchMillis = 4 * commandTimeoutMillis + 1_000;
-        LockWaiters lockWaiters = new LockWaiters(pubSub, timer, LINGER_MILLIS);
+        LockWaiters lockWaiters = new LockWaiters(topology.pubSub(), timer, LINGER_MILLIS);
         this.waiters = lockWaiters;
         this.holds = new HoldRegistry(hold -> holdLost(lockWaiters, hold));
-        if (redis instanceof ClusterCommands cluster) {
-            // One renewal call per master and kind, whatever the slots of its locks.
-            ClusterRenewal renewal = new ClusterRenewal(cluster);
-            this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH, renewal,
-                    renewal::batchGroup);
-        } else {
-            this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH,
-                    (kind, names, owners, lease) -> kind.renew(redis, names, owners, lease));
-        }
+        // One renewal call per server and kind (on a cluster: per master, whatever the slots of its locks).
+        this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH,
+                (kind, names, owners, lease) -> topology.send(new RenewBatch(kind, names, owners, lease)),
+                topology::batchGroup);
         this.latches = new LatchSweeper(redis, timer);
     }
 
@@ -170,7 +167,7 @@ final class LockContext {
     CompletableFuture<AcquireOutcome> acquire(LockKind kind, String name, LockOwner owner, long leaseMillis,
             int target) {
         try {
-            return kind.acquire(redis, name, owner, leaseMillis, target);
+            return kind.acquire(topology, name, owner, leaseMillis, target);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -184,7 +181,7 @@ final class LockContext {
     /** Undoes, best effort, an acquisition whose outcome stayed unknown when its caller gave up. */
     void rollback(LockKind kind, String name, LockOwner owner, int target, long leaseMillis) {
         try {
-            kind.rollback(redis, name, owner, target, leaseMillis).whenComplete((undone, e) -> {
+            kind.rollback(topology, name, owner, target, leaseMillis).whenComplete((undone, e) -> {
                 if (e != null) {
                     log.debug("rollback of an abandoned acquisition of {} lock {} failed (its lease will expire): {}",
                             kind, name, e.toString());

@@ -1,6 +1,7 @@
 package io.hasp.internal.lock;
 
 import io.hasp.RedisCommands;
+import io.hasp.internal.topology.Topology;
 import io.hasp.lock.LockOwner;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -10,6 +11,9 @@ import java.util.concurrent.CompletableFuture;
  * scripts and its unlock channel. {@link LockService} runs the rest for every kind alike: the
  * acquisition with its deadline and waiting, the unlock retried with one request id, the hold
  * registry, the batched watchdog and the shared wait subscriptions.
+ *
+ * <p>A kind runs its scripts on the client's {@link Topology}: its commands, and the kind of channel
+ * its releases publish on.
  *
  * <p>The service identifies a kind by {@code equals}: use one instance per kind (a singleton).
  * Implementations must be thread-safe and must not block: every method only sends a script (or
@@ -48,7 +52,7 @@ public interface LockKind {
      *     the next wait. A future failed with an exception that is not a {@link io.hasp.RedisException}
      *     is a final answer: the acquisition fails with it at once and nothing is rolled back.
      */
-    CompletableFuture<AcquireOutcome> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
+    CompletableFuture<AcquireOutcome> acquire(Topology topology, String name, LockOwner owner, long leaseMillis,
             int targetCount);
 
     /**
@@ -62,7 +66,7 @@ public interface LockKind {
      *     when the owner still holds it with one hold fewer, {@link ReleaseOutcome#ENDED} or
      *     {@link ReleaseOutcome#FREED} when the owner's hold ended (others still holding the lock, or not)
      */
-    CompletableFuture<ReleaseOutcome> release(RedisCommands redis, String name, LockOwner owner, String latch,
+    CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis);
 
     /**
@@ -82,7 +86,7 @@ public interface LockKind {
      * @return a future of what {@link #release} answers, except that {@link ReleaseOutcome#HANDED_OVER}
      *     replaces {@link ReleaseOutcome#FREED} when the lock went to {@code successor}
      */
-    default CompletableFuture<ReleaseOutcome> releaseTo(RedisCommands redis, String name, LockOwner owner, String latch,
+    default CompletableFuture<ReleaseOutcome> releaseTo(Topology topology, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
         throw new UnsupportedOperationException(this + " locks are not handed over");
     }
@@ -93,35 +97,29 @@ public interface LockKind {
      *
      * @return a future of {@code true} when something was undone
      */
-    CompletableFuture<Boolean> rollback(RedisCommands redis, String name, LockOwner owner, int targetCount,
+    CompletableFuture<Boolean> rollback(Topology topology, String name, LockOwner owner, int targetCount,
             long leaseMillis);
 
     /**
      * Resets to {@code leaseMillis} the lease of each hold of {@code owners.get(i)} on lock
-     * {@code names.get(i)} (the lists have one entry per hold, pairwise), in one call.
+     * {@code names.get(i)} (the lists have one entry per hold, pairwise), in one call on {@code redis}.
+     * The topology chooses where the call goes and how its keys travel ({@link io.hasp.internal.topology.KeyBatch}):
+     * declared, or, when one cluster node serves locks of several slots, {@link UndeclaredKeys undeclared}
+     * (a node answers {@code '0'} or fails for a key it does not serve; the topology then asks again by slot).
      *
+     * @param keysDeclared whether the call declares its keys (they then share one slot)
      * @return a future of a string with one character per hold, in order: {@code '1'} renewed,
      *     {@code '0'} no longer held (the hold is then reported {@link io.hasp.lock.HoldEnd#LOST})
      */
     CompletableFuture<String> renew(RedisCommands redis, List<String> names, List<LockOwner> owners,
-            long leaseMillis);
-
-    /**
-     * Like {@link #renew}, for holds on locks of several slots that one cluster master serves, in
-     * one call to that master: the keys are passed {@link UndeclaredKeys undeclared}, since
-     * declared keys must share a slot. A key not served by {@code node} (its slot moved) makes the
-     * call fail or reports its hold {@code '0'}; the service then renews those holds again by slot
-     * before believing it.
-     */
-    CompletableFuture<String> renewOnNode(RedisCommands node, List<String> names, List<LockOwner> owners,
-            long leaseMillis);
+            long leaseMillis, boolean keysDeclared);
 
     /**
      * Frees lock {@code name} in this kind whoever holds it, announcing it on its channel.
      *
      * @return a future of {@code true} when there was a hold to free
      */
-    CompletableFuture<Boolean> forceRelease(RedisCommands redis, String name);
+    CompletableFuture<Boolean> forceRelease(Topology topology, String name);
 
     /**
      * Whether a release that ends a hold announces it with {@code "1"} (wake all waiters) rather

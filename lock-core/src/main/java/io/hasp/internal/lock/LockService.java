@@ -1,7 +1,7 @@
 package io.hasp.internal.lock;
 
 import io.hasp.RedisCommands;
-import io.hasp.internal.pubsub.PubSub;
+import io.hasp.internal.topology.Topology;
 import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldEnd;
@@ -33,8 +33,7 @@ public final class LockService implements AutoCloseable {
      * Creates the lock machinery of one client.
      *
      * @param clientId the client's id, the first half of every owner field
-     * @param redis the client's commands
-     * @param pubSub the client's pub/sub
+     * @param topology where the client's locks live: its commands, subscriptions and channel kind
      * @param timer the client's shared timer
      * @param watchdogLease the lease the watchdog keeps renewing, every third of it
      * @param timerTick the timer's tick: the shortest lease accepted (a shorter one would expire
@@ -42,22 +41,21 @@ public final class LockService implements AutoCloseable {
      * @param commandTimeout the client's command timeout; an unlock is retried for about twice it
      * @throws IllegalArgumentException when an argument is null or a duration is not positive
      */
-    public LockService(String clientId, RedisCommands redis, PubSub pubSub, Timer timer, Duration watchdogLease,
+    public LockService(String clientId, Topology topology, Timer timer, Duration watchdogLease,
             Duration timerTick, Duration commandTimeout) {
-        this(clientId, redis, pubSub, timer, watchdogLease, timerTick, commandTimeout, System::nanoTime);
+        this(clientId, topology, timer, watchdogLease, timerTick, commandTimeout, System::nanoTime);
     }
 
-    LockService(String clientId, RedisCommands redis, PubSub pubSub, Timer timer, Duration watchdogLease,
+    LockService(String clientId, Topology topology, Timer timer, Duration watchdogLease,
             Duration timerTick, Duration commandTimeout, LongSupplier clock) {
         LockArguments.name("clientId", clientId);
-        LockArguments.notNull("redis", redis);
-        LockArguments.notNull("pubSub", pubSub);
+        LockArguments.notNull("topology", topology);
         LockArguments.notNull("timer", timer);
         this.minLeaseMillis = Math.max(1, LockArguments.notNull("timerTick", timerTick).toMillis());
         long watchdogLeaseMillis = LockArguments.positiveMillis("watchdogLease", watchdogLease, 3 * minLeaseMillis);
         long timeoutMillis = LockArguments.positiveMillis("commandTimeout", commandTimeout, 1);
         this.clientId = clientId;
-        this.context = new LockContext(redis, pubSub, timer, clock, watchdogLeaseMillis, timeoutMillis);
+        this.context = new LockContext(topology, timer, clock, watchdogLeaseMillis, timeoutMillis);
     }
 
     /**
@@ -277,7 +275,7 @@ public final class LockService implements AutoCloseable {
         }
         CompletableFuture<Boolean> reply;
         try {
-            reply = kind.forceRelease(context.redis, name);
+            reply = kind.forceRelease(context.topology, name);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

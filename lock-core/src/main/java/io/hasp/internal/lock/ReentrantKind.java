@@ -1,6 +1,7 @@
 package io.hasp.internal.lock;
 
 import io.hasp.RedisCommands;
+import io.hasp.internal.topology.Topology;
 import io.hasp.lock.LockOwner;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -23,15 +24,15 @@ final class ReentrantKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<AcquireOutcome> acquire(RedisCommands redis, String name, LockOwner owner,
+    public CompletableFuture<AcquireOutcome> acquire(Topology topology, String name, LockOwner owner,
             long leaseMillis, int targetCount) {
-        return AcquireScript.run(redis, name, owner.field(), leaseMillis, targetCount);
+        return AcquireScript.run(topology.commands(), name, owner.field(), leaseMillis, targetCount);
     }
 
     @Override
-    public CompletableFuture<ReleaseOutcome> release(RedisCommands redis, String name, LockOwner owner, String latch,
+    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis) {
-        return UnlockScript.run(redis, name, owner.field(), latch, leaseMillis, latchMillis);
+        return UnlockScript.run(topology, name, owner.field(), latch, leaseMillis, latchMillis);
     }
 
     @Override
@@ -40,33 +41,27 @@ final class ReentrantKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<ReleaseOutcome> releaseTo(RedisCommands redis, String name, LockOwner owner, String latch,
+    public CompletableFuture<ReleaseOutcome> releaseTo(Topology topology, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
-        return UnlockScript.runHandingOver(redis, name, owner.field(), latch, leaseMillis, latchMillis,
+        return UnlockScript.runHandingOver(topology, name, owner.field(), latch, leaseMillis, latchMillis,
                 successor.field(), successorLeaseMillis);
     }
 
     @Override
-    public CompletableFuture<Boolean> rollback(RedisCommands redis, String name, LockOwner owner, int targetCount,
+    public CompletableFuture<Boolean> rollback(Topology topology, String name, LockOwner owner, int targetCount,
             long leaseMillis) {
-        return RollbackScript.run(redis, name, owner.field(), targetCount, leaseMillis);
+        return RollbackScript.run(topology, name, owner.field(), targetCount, leaseMillis);
     }
 
     @Override
     public CompletableFuture<String> renew(RedisCommands redis, List<String> names, List<LockOwner> owners,
-            long leaseMillis) {
-        return RenewScript.run(redis, names, owners, leaseMillis);
+            long leaseMillis, boolean keysDeclared) {
+        return RenewScript.run(redis, names, owners, leaseMillis, keysDeclared);
     }
 
     @Override
-    public CompletableFuture<String> renewOnNode(RedisCommands node, List<String> names, List<LockOwner> owners,
-            long leaseMillis) {
-        return RenewScript.runOnNode(node, names, owners, leaseMillis);
-    }
-
-    @Override
-    public CompletableFuture<Boolean> forceRelease(RedisCommands redis, String name) {
-        return ForceUnlockScript.run(redis, name);
+    public CompletableFuture<Boolean> forceRelease(Topology topology, String name) {
+        return ForceUnlockScript.run(topology, name);
     }
 
     @Override

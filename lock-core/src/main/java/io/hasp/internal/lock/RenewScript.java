@@ -18,17 +18,16 @@ final class RenewScript {
     /**
      * Resets the lease of {@code keys[i]} to {@code leaseMillis} where {@code owners[i]} still holds it.
      *
+     * With {@code keysDeclared} false the keys travel {@link UndeclaredKeys undeclared}, for keys of
+     * several slots on one cluster node.
+     *
      * @return a future of a string with one character per key: {@code '1'} renewed, {@code '0'} no longer held
      */
     static CompletableFuture<String> run(RedisCommands redis, List<String> keys, List<LockOwner> owners,
-            long leaseMillis) {
-        return redis.evalsha(SCRIPT, Replies.STRING, keys, args(owners, leaseMillis));
-    }
-
-    /** Like {@link #run}, on one cluster node, with keys of several slots passed {@link UndeclaredKeys undeclared}. */
-    static CompletableFuture<String> runOnNode(RedisCommands node, List<String> keys, List<LockOwner> owners,
-            long leaseMillis) {
-        return node.evalsha(SCRIPT, Replies.STRING, List.of(), UndeclaredKeys.args(keys, args(owners, leaseMillis)));
+            long leaseMillis, boolean keysDeclared) {
+        Object[] args = args(owners, leaseMillis);
+        return keysDeclared ? redis.evalsha(SCRIPT, Replies.STRING, keys, args)
+                : redis.evalsha(SCRIPT, Replies.STRING, List.of(), UndeclaredKeys.args(keys, args));
     }
 
     private static Object[] args(List<LockOwner> owners, long leaseMillis) {

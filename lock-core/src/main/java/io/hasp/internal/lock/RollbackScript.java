@@ -1,9 +1,8 @@
 package io.hasp.internal.lock;
 
-import io.hasp.RedisCommands;
 import io.hasp.Replies;
 import io.hasp.Script;
-import io.hasp.internal.pubsub.ChannelKind;
+import io.hasp.internal.topology.Topology;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -19,9 +18,9 @@ final class RollbackScript {
      * Undoes the acquisition that would have brought {@code owner} to {@code targetCount} holds,
      * if it took effect; the future is {@code true} when something was undone.
      */
-    static CompletableFuture<Boolean> run(RedisCommands redis, String name, String owner, int targetCount,
+    static CompletableFuture<Boolean> run(Topology topology, String name, String owner, int targetCount,
             long leaseMillis) {
-        return redis.evalsha(SCRIPT, Replies.BOOLEAN, List.of(name, LockKeys.channel(name)),
-                LockKeys.UNLOCK_MESSAGE, owner, (long) targetCount, leaseMillis, ChannelKind.of(redis).publishCommand());
+        return topology.commands().evalsha(SCRIPT, Replies.BOOLEAN, List.of(name, LockKeys.channel(name)),
+                LockKeys.UNLOCK_MESSAGE, owner, (long) targetCount, leaseMillis, topology.channelKind().publishCommand());
     }
 }

@@ -78,10 +78,10 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         try {
             if (handOver != null) {
                 Successor next = handOver.successor();
-                reply = kind.releaseTo(context.redis, name, owner, latch, leaseMillis, context.latchMillis,
+                reply = kind.releaseTo(context.topology, name, owner, latch, leaseMillis, context.latchMillis,
                         next.owner(), next.leaseMillis());
             } else {
-                reply = kind.release(context.redis, name, owner, latch, leaseMillis, context.latchMillis);
+                reply = kind.release(context.topology, name, owner, latch, leaseMillis, context.latchMillis);
             }
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);

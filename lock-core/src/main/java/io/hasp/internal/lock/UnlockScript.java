@@ -1,9 +1,8 @@
 package io.hasp.internal.lock;
 
-import io.hasp.RedisCommands;
 import io.hasp.Reply;
 import io.hasp.Script;
-import io.hasp.internal.pubsub.ChannelKind;
+import io.hasp.internal.topology.Topology;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -29,12 +28,12 @@ final class UnlockScript {
      * @return a future of {@link ReleaseOutcome#NOT_HELD}, {@link ReleaseOutcome#STILL_HELD} or
      *     {@link ReleaseOutcome#FREED}
      */
-    static CompletableFuture<ReleaseOutcome> run(RedisCommands redis, String name, String owner, String latch,
+    static CompletableFuture<ReleaseOutcome> run(Topology topology, String name, String owner, String latch,
             long leaseMillis, long latchMillis) {
         List<String> keys = List.of(name, LockKeys.channel(name), latch);
-        return redis.evalsha(SCRIPT, REPLY, keys,
+        return topology.commands().evalsha(SCRIPT, REPLY, keys,
                 LockKeys.UNLOCK_MESSAGE, Boxes.of(leaseMillis), owner, Boxes.of(latchMillis),
-                ChannelKind.of(redis).publishCommand());
+                topology.channelKind().publishCommand());
     }
 
     /**
@@ -45,11 +44,11 @@ final class UnlockScript {
      * @return a future of {@link ReleaseOutcome#NOT_HELD}, {@link ReleaseOutcome#STILL_HELD} or
      *     {@link ReleaseOutcome#HANDED_OVER}
      */
-    static CompletableFuture<ReleaseOutcome> runHandingOver(RedisCommands redis, String name, String owner, String latch,
+    static CompletableFuture<ReleaseOutcome> runHandingOver(Topology topology, String name, String owner, String latch,
             long leaseMillis, long latchMillis, String successor, long successorLeaseMillis) {
         List<String> keys = List.of(name, LockKeys.channel(name), latch);
-        return redis.evalsha(SCRIPT, REPLY, keys,
+        return topology.commands().evalsha(SCRIPT, REPLY, keys,
                 LockKeys.UNLOCK_MESSAGE, Boxes.of(leaseMillis), owner, Boxes.of(latchMillis),
-                ChannelKind.of(redis).publishCommand(), successor, Boxes.of(successorLeaseMillis));
+                topology.channelKind().publishCommand(), successor, Boxes.of(successorLeaseMillis));
     }
 }

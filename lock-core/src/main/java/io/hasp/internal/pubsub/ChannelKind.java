@@ -1,6 +1,5 @@
 package io.hasp.internal.pubsub;
 
-import io.hasp.RedisCommands;
 import io.hasp.resp.CommandName;
 
 /**
@@ -9,7 +8,8 @@ import io.hasp.resp.CommandName;
  * node's; sharded channels (Redis 7.0+) live on the master of the channel's slot only.
  *
  * <p>hasp chooses as Redisson 4.x does, so that both wake each other's waiters: sharded channels
- * on a cluster whose nodes answer {@code PUBSUB SHARDNUMSUB}, classic channels everywhere else.
+ * on a cluster whose nodes answer {@code PUBSUB SHARDNUMSUB}, classic channels everywhere else. A
+ * client's {@link io.hasp.internal.topology.Topology#channelKind() topology} says which.
  */
 public enum ChannelKind {
 
@@ -18,12 +18,6 @@ public enum ChannelKind {
 
     /** {@code SPUBLISH}, {@code SSUBSCRIBE}, {@code SUNSUBSCRIBE} (Redis 7.0+ clusters). */
     SHARDED("spublish", "SSUBSCRIBE", "SUNSUBSCRIBE", "smessage", "ssubscribe", "sunsubscribe");
-
-    /** A command layer that knows which kind of channel its server's unlock messages use. */
-    public interface Aware {
-        /** @return the kind of channel unlock messages are published on */
-        ChannelKind channelKind();
-    }
 
     private final String publish;
     private final CommandName subscribe;
@@ -40,14 +34,6 @@ public enum ChannelKind {
         this.messagePush = messagePush;
         this.subscribePush = subscribePush;
         this.unsubscribePush = unsubscribePush;
-    }
-
-    /**
-     * The kind of channel unlock messages use on the server behind {@code redis}: what
-     * {@code redis} says when it is {@link Aware}, else {@link #CLASSIC}.
-     */
-    public static ChannelKind of(RedisCommands redis) {
-        return redis instanceof Aware aware ? aware.channelKind() : CLASSIC;
     }
 
     /** The publish command as a script calls it: {@code redis.call(<this>, channel, message)}. */

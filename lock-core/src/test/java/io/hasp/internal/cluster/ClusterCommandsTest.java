@@ -40,6 +40,7 @@ class ClusterCommandsTest {
     private static RedisCluster cluster;
     private ClientRig rig;
     private ClusterNodes nodes;
+    private ClusterView view;
     private ClusterCommands commands;
 
     @BeforeAll
@@ -57,13 +58,14 @@ class ClusterCommandsTest {
         HaspConfig config = HaspConfig.builder().commandTimeout(Duration.ofSeconds(5)).connectTimeout(Duration.ofSeconds(2)).build();
         rig = new ClientRig(config, 2);
         nodes = new ClusterNodes(config, rig.transport, rig.timer);
-        SlotMap map = ClusterCommands.discover(nodes, seeds()).get(30, TimeUnit.SECONDS);
-        commands = new ClusterCommands(nodes, seeds(), map, rig.timer, 5_000);
+        SlotMap map = ClusterView.discover(nodes, seeds()).get(30, TimeUnit.SECONDS);
+        view = new ClusterView(nodes, seeds(), map, rig.timer);
+        commands = new ClusterCommands(nodes, view, rig.timer, 5_000);
     }
 
     @AfterEach
     void close() throws Exception {
-        commands.close();
+        view.close();
         nodes.close().get(30, TimeUnit.SECONDS);
         rig.close();
     }
@@ -101,7 +103,7 @@ class ClusterCommandsTest {
             String key = "route:" + i;
             assertEquals("v" + i, commands.get(key).get(10, TimeUnit.SECONDS));
             assertEquals("v" + i, commands.evalsha(ECHO_KEY, Replies.STRING, List.of(key)).get(10, TimeUnit.SECONDS));
-            assertEquals(address(ownerInRedis(key)), commands.map().masterOf(ClusterSlot.of(key)), key);
+            assertEquals(address(ownerInRedis(key)), view.map().masterOf(ClusterSlot.of(key)), key);
         }
         assertEquals(300L, commands.del(java.util.stream.IntStream.range(0, 300).mapToObj(i -> "route:" + i)
                 .toArray(String[]::new)).get(10, TimeUnit.SECONDS), "one DEL per slot, summed");
@@ -119,7 +121,7 @@ class ClusterCommandsTest {
         assertEquals("OK", commands.set(key, "here").get(10, TimeUnit.SECONDS));
         migrate(slot, from, to, key, /* finish= */ true);
         assertEquals("here", commands.get(key).get(10, TimeUnit.SECONDS), "MOVED followed");
-        assertEquals(address(to), commands.map().masterOf(slot), "the new master is remembered");
+        assertEquals(address(to), view.map().masterOf(slot), "the new master is remembered");
         assertEquals("here", commands.evalsha(ECHO_KEY, Replies.STRING, List.of(key)).get(10, TimeUnit.SECONDS));
     }
 
@@ -133,12 +135,12 @@ class ClusterCommandsTest {
         migrate(slot, from, to, key, /* finish= */ false);
         try {
             assertEquals("there", commands.get(key).get(10, TimeUnit.SECONDS), "ASK followed");
-            assertEquals(address(from), commands.map().masterOf(slot), "ASK does not move the slot");
+            assertEquals(address(from), view.map().masterOf(slot), "ASK does not move the slot");
         } finally {
             finishMigration(slot, to);
         }
         assertEquals("there", commands.get(key).get(10, TimeUnit.SECONDS), "then MOVED");
-        assertEquals(address(to), commands.map().masterOf(slot));
+        assertEquals(address(to), view.map().masterOf(slot));
     }
 
     @Test
@@ -160,7 +162,7 @@ class ClusterCommandsTest {
 
     @Test
     void aSlotMovedWithoutAnyCommandIsLearntByThePeriodicRefresh() throws Exception {
-        commands.refreshEvery(100);
+        view.refreshEvery(100);
         String key = "{periodic}:k";
         int slot = ClusterSlot.of(key);
         RedisServer from = cluster.masterOf(slot);
@@ -172,8 +174,8 @@ class ClusterCommandsTest {
 
     private void awaitMaster(int slot, NodeAddress expected, String what) {
         // The refresh runs on the client's threads and announces nothing: poll the map.
-        Conditions.await(Duration.ofSeconds(20), () -> expected.equals(commands.map().masterOf(slot)));
-        assertEquals(expected, commands.map().masterOf(slot), what);
+        Conditions.await(Duration.ofSeconds(20), () -> expected.equals(view.map().masterOf(slot)));
+        assertEquals(expected, view.map().masterOf(slot), what);
     }
 
     /**
@@ -186,13 +188,14 @@ class ClusterCommandsTest {
         String key = "{retired}:k";
         int slot = ClusterSlot.of(key);
         assertEquals("OK", commands.set(key, "kept").get(10, TimeUnit.SECONDS));
-        SlotMap real = commands.map();
+        SlotMap real = view.map();
         try (RedisServer gone = RedisServer.builder().name("gone-node").start()) {
             NodeAddress goneAddress = address(gone);
             // A router that knows only the doomed node, as the master of the key's slot, and no seed: while
             // it is down no topology read can replace that (a real one would, and race this test).
-            ClusterCommands router = new ClusterCommands(nodes, List.of(), SlotMap.empty().withMaster(slot, goneAddress),
-                    rig.timer, 5_000);
+            ClusterView routerView = new ClusterView(nodes, List.of(), SlotMap.empty().withMaster(slot, goneAddress),
+                    rig.timer);
+            ClusterCommands router = new ClusterCommands(nodes, routerView, rig.timer, 5_000);
             try {
                 assertEquals("PONG", nodes.of(goneAddress).ping().get(10, TimeUnit.SECONDS), "connected once");
                 gone.kill();
@@ -200,12 +203,12 @@ class ClusterCommandsTest {
                         "the client saw it go, and keeps reconnecting to a master of its topology");
                 var waiting = router.get(key);   // waits on the dead node's connection for a reconnect
                 assertFalse(waiting.isDone());
-                router.update(real);   // the slot has another master now, and the dead node is in no slot
+                routerView.update(real);   // the slot has another master now, and the dead node is in no slot
                 assertEquals("kept", waiting.get(10, TimeUnit.SECONDS), "sent on to the slot's master, not failed");
                 assertTrue(Conditions.await(Duration.ofSeconds(10), () -> !nodes.known().contains(goneAddress)),
                         "the dead node's connection is closed: " + nodes.known());
             } finally {
-                router.close();
+                routerView.close();
             }
         }
     }
@@ -218,9 +221,9 @@ class ClusterCommandsTest {
         }
         List<NodeAddress> seeds = new ArrayList<>(List.of(new NodeAddress("127.0.0.1", dead)));
         seeds.add(address(cluster.masters().get(2)));
-        assertEquals(RedisCluster.SLOTS, ClusterCommands.discover(nodes, seeds).get(30, TimeUnit.SECONDS).coveredSlots());
+        assertEquals(RedisCluster.SLOTS, ClusterView.discover(nodes, seeds).get(30, TimeUnit.SECONDS).coveredSlots());
         ExecutionException none = assertThrows(ExecutionException.class,
-                () -> ClusterCommands.discover(nodes, List.of(new NodeAddress("127.0.0.1", dead))).get(30, TimeUnit.SECONDS));
+                () -> ClusterView.discover(nodes, List.of(new NodeAddress("127.0.0.1", dead))).get(30, TimeUnit.SECONDS));
         RedisConnectionException e = assertInstanceOf(RedisConnectionException.class, none.getCause());
         assertTrue(e.getMessage().contains("no cluster topology from any seed: 127.0.0.1:" + dead), e.getMessage());
     }

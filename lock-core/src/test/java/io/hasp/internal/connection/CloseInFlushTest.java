@@ -10,7 +10,7 @@ import io.hasp.HaspConfig;
 import io.hasp.RedisCommands;
 import io.hasp.RedisConnectionException;
 import io.hasp.Replies;
-import io.hasp.internal.DefaultRedisCommands;
+import io.hasp.internal.topology.DefaultRedisCommands;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.WithRedisServer;
 import io.netty.channel.ChannelHandlerContext;

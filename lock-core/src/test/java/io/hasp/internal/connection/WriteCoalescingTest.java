@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspConfig;
 import io.hasp.RedisCommands;
 import io.hasp.Replies;
-import io.hasp.internal.DefaultRedisCommands;
+import io.hasp.internal.topology.DefaultRedisCommands;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.WithRedisServer;
 import io.netty.channel.ChannelHandlerContext;

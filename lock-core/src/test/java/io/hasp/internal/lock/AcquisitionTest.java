@@ -282,8 +282,8 @@ class AcquisitionTest extends ProxiedLockTest {
         AtomicInteger attempts = new AtomicInteger();
         try (HaspClient impatient = HaspClient.create(HaspConfig.builder().uri(proxy.uri())
                 .commandTimeout(Duration.ofMillis(300)).build());
-                LockService counted = new LockService("me", SentCommands.counting(impatient.commands(),
-                        AcquireScript.SCRIPT, attempts), ClientInternals.pubSub(impatient), ClientInternals.timer(impatient), WATCHDOG,
+                LockService counted = new LockService("me", new PartsTopology(SentCommands.counting(impatient.commands(),
+                        AcquireScript.SCRIPT, attempts), ClientInternals.pubSub(impatient)), ClientInternals.timer(impatient), WATCHDOG,
                         impatient.config().timerTick(), impatient.config().commandTimeout())) {
             impatient.commands().ping().get(30, TimeUnit.SECONDS);
             proxy.rejectNewConnections(true);

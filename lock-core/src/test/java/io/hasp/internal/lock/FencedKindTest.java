@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
-import io.hasp.RedisCommands;
+import io.hasp.internal.ClientInternals;
 import io.hasp.lock.LockOwner;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
@@ -45,7 +45,7 @@ class FencedKindTest {
     }
 
     private static AcquireOutcome acquire(String name, LockOwner owner, int target) {
-        return FencedKind.INSTANCE.acquire(client.commands(), name, owner, LEASE, target).join();
+        return FencedKind.INSTANCE.acquire(ClientInternals.topology(client), name, owner, LEASE, target).join();
     }
 
     @Test
@@ -92,9 +92,8 @@ class FencedKindTest {
     void anUndoneAcquisitionsTokenStaysSpent(TestInfo test) {
         String name = name(test);
         LockOwner owner = LockOwner.of("c1", 1);
-        RedisCommands redis = client.commands();
         assertEquals(1, acquire(name, owner, 1).token());
-        assertTrue(FencedKind.INSTANCE.rollback(redis, name, owner, 1, LEASE).join());
+        assertTrue(FencedKind.INSTANCE.rollback(ClientInternals.topology(client), name, owner, 1, LEASE).join());
         assertEquals(0L, probe.call("EXISTS", name));
         assertEquals(2, acquire(name, LockOwner.of("c2", 1), 1).token(), "tokens only grow");
     }

@@ -40,7 +40,7 @@ class HaspLockArgumentsTest {
         client.commands().ping().get(30, TimeUnit.SECONDS);
         assertEquals(1, view.commandsOf(CLIENT_NAME).size(), "the server log sees this client's commands");
         view.call("SLOWLOG", "RESET");
-        service = new LockService("client", client.commands(), ClientInternals.pubSub(client), ClientInternals.timer(client),
+        service = new LockService("client", ClientInternals.topology(client), ClientInternals.timer(client),
                 Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofSeconds(3));
         lock = service.lock("orders");
         owner = lock.owner(7);

@@ -40,7 +40,7 @@ class LatchSweeperTest {
         client = HaspClient.create(server.uri());
         client.commands().ping().get(30, TimeUnit.SECONDS);
         HaspConfig config = client.config();
-        service = new LockService("me", client.commands(), ClientInternals.pubSub(client), ClientInternals.timer(client), Duration.ofMinutes(2),
+        service = new LockService("me", ClientInternals.topology(client), ClientInternals.timer(client), Duration.ofMinutes(2),
                 config.timerTick(), config.commandTimeout());
     }
 

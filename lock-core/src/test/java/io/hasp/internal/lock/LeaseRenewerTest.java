@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
 import io.hasp.RedisCommands;
+import io.hasp.internal.topology.Topology;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
 import io.hasp.testing.RedisServer;
@@ -53,7 +54,7 @@ class LeaseRenewerTest {
         client.commands().ping().get(30, TimeUnit.SECONDS);
         renewer = new LeaseRenewer(holds, timer, timer::nanoTime, LEASE, 100, (kind, keys, owners, lease) -> {
             Call call = new Call(kind, List.copyOf(keys), List.copyOf(owners), lease,
-                    kind.renew(client.commands(), keys, owners, lease), new CompletableFuture<>());
+                    kind.renew(client.commands(), keys, owners, lease, true), new CompletableFuture<>());
             calls.add(call);
             return call.toRenewer();
         });
@@ -296,37 +297,32 @@ class LeaseRenewerTest {
         }
 
         @Override
-        public CompletableFuture<AcquireOutcome> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
+        public CompletableFuture<AcquireOutcome> acquire(Topology topology, String name, LockOwner owner, long leaseMillis,
                 int targetCount) {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public CompletableFuture<ReleaseOutcome> release(RedisCommands redis, String name, LockOwner owner, String requestId,
+        public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String requestId,
                 long leaseMillis, long latchMillis) {
             throw new UnsupportedOperationException();
         }
 
         @Override
-        public CompletableFuture<Boolean> rollback(RedisCommands redis, String name, LockOwner owner,
+        public CompletableFuture<Boolean> rollback(Topology topology, String name, LockOwner owner,
                 int targetCount, long leaseMillis) {
             throw new UnsupportedOperationException();
         }
 
         @Override
         public CompletableFuture<String> renew(RedisCommands redis, List<String> names, List<LockOwner> owners,
-                long leaseMillis) {
-            return RenewScript.run(redis, names.stream().map(n -> "other:" + n).toList(), owners, leaseMillis);
+                long leaseMillis, boolean keysDeclared) {
+            return RenewScript.run(redis, names.stream().map(n -> "other:" + n).toList(), owners, leaseMillis,
+                    keysDeclared);
         }
 
         @Override
-        public CompletableFuture<String> renewOnNode(RedisCommands node, List<String> names, List<LockOwner> owners,
-                long leaseMillis) {
-            return RenewScript.runOnNode(node, names.stream().map(n -> "other:" + n).toList(), owners, leaseMillis);
-        }
-
-        @Override
-        public CompletableFuture<Boolean> forceRelease(RedisCommands redis, String name) {
+        public CompletableFuture<Boolean> forceRelease(Topology topology, String name) {
             throw new UnsupportedOperationException();
         }
     }

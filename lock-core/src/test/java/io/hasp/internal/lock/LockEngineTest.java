@@ -54,7 +54,7 @@ class LockEngineTest {
     }
 
     private LockService service(String clientId) {
-        return new LockService(clientId, NO_SERVER, pubSub, timer, Duration.ofSeconds(30), Duration.ofMillis(10),
+        return new LockService(clientId, new PartsTopology(NO_SERVER, pubSub), timer, Duration.ofSeconds(30), Duration.ofMillis(10),
                 Duration.ofSeconds(3), timer::nanoTime);
     }
 

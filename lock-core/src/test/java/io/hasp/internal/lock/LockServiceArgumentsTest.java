@@ -20,8 +20,8 @@ class LockServiceArgumentsTest {
 
     private final List<String> calls = new ArrayList<>();
     private final ManualTimer timer = new ManualTimer();
-    private final LockService service = new LockService("client", recording(RedisCommands.class),
-            recording(PubSub.class), timer, Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofSeconds(3));
+    private final LockService service = new LockService("client",
+            new PartsTopology(recording(RedisCommands.class), recording(PubSub.class)), timer, Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofSeconds(3));
     private final LockKind kind = ReentrantKind.INSTANCE;
     private final LockOwner owner = LockOwner.of("client", 7);
 

@@ -1,6 +1,7 @@
 package io.hasp.internal.lock;
 
 import io.hasp.RedisCommands;
+import io.hasp.internal.topology.Topology;
 import io.hasp.lock.LockOwner;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -125,7 +126,7 @@ final class MemoryKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<AcquireOutcome> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
+    public CompletableFuture<AcquireOutcome> acquire(Topology topology, String name, LockOwner owner, long leaseMillis,
             int targetCount) {
         CompletableFuture<AcquireOutcome> future;
         synchronized (this) {
@@ -148,7 +149,7 @@ final class MemoryKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<ReleaseOutcome> release(RedisCommands redis, String name, LockOwner owner, String latch,
+    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis) {
         return release(name, owner, latch, leaseMillis, null, 0);
     }
@@ -159,7 +160,7 @@ final class MemoryKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<ReleaseOutcome> releaseTo(RedisCommands redis, String name, LockOwner owner, String latch,
+    public CompletableFuture<ReleaseOutcome> releaseTo(Topology topology, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
         return release(name, owner, latch, leaseMillis, successor, successorLeaseMillis);
     }
@@ -205,7 +206,7 @@ final class MemoryKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<Boolean> rollback(RedisCommands redis, String name, LockOwner owner, int targetCount,
+    public CompletableFuture<Boolean> rollback(Topology topology, String name, LockOwner owner, int targetCount,
             long leaseMillis) {
         CompletableFuture<Boolean> future;
         boolean undone = false;
@@ -233,7 +234,7 @@ final class MemoryKind implements LockKind {
 
     @Override
     public CompletableFuture<String> renew(RedisCommands redis, List<String> names, List<LockOwner> owners,
-            long leaseMillis) {
+            long leaseMillis, boolean keysDeclared) {
         CompletableFuture<String> future;
         synchronized (this) {
             StringBuilder outcome = new StringBuilder();
@@ -251,13 +252,7 @@ final class MemoryKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<String> renewOnNode(RedisCommands node, List<String> names, List<LockOwner> owners,
-            long leaseMillis) {
-        return renew(node, names, owners, leaseMillis);
-    }
-
-    @Override
-    public CompletableFuture<Boolean> forceRelease(RedisCommands redis, String name) {
+    public CompletableFuture<Boolean> forceRelease(Topology topology, String name) {
         CompletableFuture<Boolean> future;
         boolean freed;
         synchronized (this) {

@@ -45,7 +45,8 @@ final class ProxiedServer implements AutoCloseable {
     /** A lock service named {@code clientId} with its commands on {@code commands} and its subscriptions on {@code pubSub}. */
     static LockService service(String clientId, HaspClient commands, HaspClient pubSub, Duration watchdog) {
         HaspConfig config = commands.config();
-        return new LockService(clientId, commands.commands(), ClientInternals.pubSub(pubSub), ClientInternals.timer(commands), watchdog,
+        return new LockService(clientId, new PartsTopology(commands.commands(), ClientInternals.pubSub(pubSub)),
+                ClientInternals.timer(commands), watchdog,
                 config.timerTick(), config.commandTimeout());
     }
 

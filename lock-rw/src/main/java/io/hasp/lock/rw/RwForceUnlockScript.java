@@ -1,9 +1,8 @@
 package io.hasp.lock.rw;
 
-import io.hasp.RedisCommands;
 import io.hasp.Replies;
 import io.hasp.Script;
-import io.hasp.internal.pubsub.ChannelKind;
+import io.hasp.internal.topology.Topology;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -16,8 +15,8 @@ final class RwForceUnlockScript {
     }
 
     /** Deletes lock {@code name} if it is held in {@code mode}; the future is {@code true} when it was. */
-    static CompletableFuture<Boolean> run(RedisCommands redis, String name, LockMode mode) {
-        return redis.evalsha(SCRIPT, Replies.BOOLEAN, List.of(name, RwKeys.channel(name), RwKeys.tag(name)),
-                mode == LockMode.READ ? "read" : "write", RwKeys.READ_UNLOCK_MESSAGE, ChannelKind.of(redis).publishCommand());
+    static CompletableFuture<Boolean> run(Topology topology, String name, LockMode mode) {
+        return topology.commands().evalsha(SCRIPT, Replies.BOOLEAN, List.of(name, RwKeys.channel(name), RwKeys.tag(name)),
+                mode == LockMode.READ ? "read" : "write", RwKeys.READ_UNLOCK_MESSAGE, topology.channelKind().publishCommand());
     }
 }

@@ -4,6 +4,7 @@ import io.hasp.RedisCommands;
 import io.hasp.internal.lock.AcquireOutcome;
 import io.hasp.internal.lock.LockKind;
 import io.hasp.internal.lock.ReleaseOutcome;
+import io.hasp.internal.topology.Topology;
 import io.hasp.lock.LockOwner;
 import java.util.List;
 import java.util.UUID;
@@ -51,12 +52,12 @@ final class RwLockKind implements LockKind {
 
     /** Runs the mode's acquire script; an upgrade fails the future with {@link LockUpgradeException}. */
     @Override
-    public CompletableFuture<AcquireOutcome> acquire(RedisCommands redis, String name, LockOwner owner, long leaseMillis,
+    public CompletableFuture<AcquireOutcome> acquire(Topology topology, String name, LockOwner owner, long leaseMillis,
             int targetCount) {
         if (mode == LockMode.READ) {
-            return ReadAcquireScript.run(redis, name, owner.field(), leaseMillis, targetCount);
+            return ReadAcquireScript.run(topology.commands(), name, owner.field(), leaseMillis, targetCount);
         }
-        return WriteAcquireScript.run(redis, name, owner.field(), leaseMillis, targetCount).thenCompose(outcome ->
+        return WriteAcquireScript.run(topology.commands(), name, owner.field(), leaseMillis, targetCount).thenCompose(outcome ->
                 !outcome.acquired() && outcome.remainingMillis() == WriteAcquireScript.UPGRADE
                         ? CompletableFuture.failedFuture(new LockUpgradeException("write lock of " + name
                                 + " asked for by " + owner + ", which holds its read lock: an upgrade would wait"
@@ -66,44 +67,38 @@ final class RwLockKind implements LockKind {
 
     /** Runs the mode's unlock script: not held, still held, ended (others hold the lock) or freed. */
     @Override
-    public CompletableFuture<ReleaseOutcome> release(RedisCommands redis, String name, LockOwner owner, String latch,
+    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis) {
-        return unlock(redis, name, owner, latch, latchMillis, 0);
+        return unlock(topology, name, owner, latch, latchMillis, 0);
     }
 
     /** Gives back the hold that made {@code targetCount}, if the owner has exactly that many. */
     @Override
-    public CompletableFuture<Boolean> rollback(RedisCommands redis, String name, LockOwner owner, int targetCount,
+    public CompletableFuture<Boolean> rollback(Topology topology, String name, LockOwner owner, int targetCount,
             long leaseMillis) {
         String latch = RwKeys.unlockLatch(name, "rollback:" + UUID.randomUUID());
-        return unlock(redis, name, owner, latch, ROLLBACK_LATCH_MILLIS, targetCount)
+        return unlock(topology, name, owner, latch, ROLLBACK_LATCH_MILLIS, targetCount)
                 .thenApply(outcome -> outcome != ReleaseOutcome.NOT_HELD);
     }
 
-    private CompletableFuture<ReleaseOutcome> unlock(RedisCommands redis, String name, LockOwner owner, String latch,
+    private CompletableFuture<ReleaseOutcome> unlock(Topology topology, String name, LockOwner owner, String latch,
             long latchMillis, int expectedCount) {
         return mode == LockMode.READ
-                ? ReadUnlockScript.run(redis, name, owner.field(), latch, latchMillis, expectedCount)
-                : WriteUnlockScript.run(redis, name, owner.field(), latch, latchMillis, expectedCount);
+                ? ReadUnlockScript.run(topology, name, owner.field(), latch, latchMillis, expectedCount)
+                : WriteUnlockScript.run(topology, name, owner.field(), latch, latchMillis, expectedCount);
     }
 
     /** Renews the batch: read holds renew the hash and only their own owner's timeout keys. */
     @Override
     public CompletableFuture<String> renew(RedisCommands redis, List<String> names, List<LockOwner> owners,
-            long leaseMillis) {
-        return RwRenewScript.run(redis, names, owners, mode, leaseMillis);
-    }
-
-    @Override
-    public CompletableFuture<String> renewOnNode(RedisCommands node, List<String> names, List<LockOwner> owners,
-            long leaseMillis) {
-        return RwRenewScript.runOnNode(node, names, owners, mode, leaseMillis);
+            long leaseMillis, boolean keysDeclared) {
+        return RwRenewScript.run(redis, names, owners, mode, leaseMillis, keysDeclared);
     }
 
     /** Deletes the lock if it is in this mode (with its read timeout keys) and publishes {@code "1"}. */
     @Override
-    public CompletableFuture<Boolean> forceRelease(RedisCommands redis, String name) {
-        return RwForceUnlockScript.run(redis, name, mode);
+    public CompletableFuture<Boolean> forceRelease(Topology topology, String name) {
+        return RwForceUnlockScript.run(topology, name, mode);
     }
 
     /** A write release publishes {@code "1"}, waking every waiter (readers enter together). */

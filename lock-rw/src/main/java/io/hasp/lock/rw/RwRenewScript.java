@@ -20,22 +20,13 @@ final class RwRenewScript {
     /**
      * Renews, for each i, the {@code mode} hold of {@code owners[i]} on lock {@code names[i]} to at
      * least {@code leaseMillis}: a read hold's own timeout keys and the hash, or a write hold's hash.
+     * With {@code keysDeclared} false the keys travel {@link UndeclaredKeys undeclared}, for locks of several
+     * slots on one cluster node.
      *
      * @return a future of a string with one character per hold: {@code '1'} renewed, {@code '0'} no longer held
      */
     static CompletableFuture<String> run(RedisCommands redis, List<String> names, List<LockOwner> owners,
-            LockMode mode, long leaseMillis) {
-        return call(redis, names, owners, mode, leaseMillis, /* declared= */ true);
-    }
-
-    /** Like {@link #run}, on one cluster node, with keys of several slots passed {@link UndeclaredKeys undeclared}. */
-    static CompletableFuture<String> runOnNode(RedisCommands node, List<String> names, List<LockOwner> owners,
-            LockMode mode, long leaseMillis) {
-        return call(node, names, owners, mode, leaseMillis, /* declared= */ false);
-    }
-
-    private static CompletableFuture<String> call(RedisCommands redis, List<String> names, List<LockOwner> owners,
-            LockMode mode, long leaseMillis, boolean declared) {
+            LockMode mode, long leaseMillis, boolean keysDeclared) {
         List<String> keys = new ArrayList<>(2 * names.size());
         Object[] args = new Object[names.size() + 1];
         args[0] = leaseMillis;
@@ -45,7 +36,7 @@ final class RwRenewScript {
             keys.add(RwKeys.timeoutPrefix(names.get(i), owner));
             args[i + 1] = mode == LockMode.WRITE ? RwKeys.writeField(owner) : owner;
         }
-        return declared ? redis.evalsha(SCRIPT, Replies.STRING, keys, args)
+        return keysDeclared ? redis.evalsha(SCRIPT, Replies.STRING, keys, args)
                 : redis.evalsha(SCRIPT, Replies.STRING, List.of(), UndeclaredKeys.args(keys, args));
     }
 }

@@ -1,10 +1,9 @@
 package io.hasp.lock.rw;
 
-import io.hasp.RedisCommands;
 import io.hasp.Reply;
 import io.hasp.Script;
 import io.hasp.internal.lock.ReleaseOutcome;
-import io.hasp.internal.pubsub.ChannelKind;
+import io.hasp.internal.topology.Topology;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -30,11 +29,11 @@ final class WriteUnlockScript {
      * @return a future of {@link ReleaseOutcome#NOT_HELD}, {@link ReleaseOutcome#STILL_HELD},
      *     {@link ReleaseOutcome#ENDED} or {@link ReleaseOutcome#FREED} (all waiters are told in the last two cases)
      */
-    static CompletableFuture<ReleaseOutcome> run(RedisCommands redis, String name, String ownerField, String latch,
+    static CompletableFuture<ReleaseOutcome> run(Topology topology, String name, String ownerField, String latch,
             long latchMillis, int expectedCount) {
         List<String> keys = List.of(name, RwKeys.channel(name), RwKeys.tag(name), latch);
-        return redis.evalsha(SCRIPT, REPLY, keys,
+        return topology.commands().evalsha(SCRIPT, REPLY, keys,
                 RwKeys.READ_UNLOCK_MESSAGE, RwKeys.writeField(ownerField), latchMillis, Integer.toString(expectedCount),
-                ChannelKind.of(redis).publishCommand());
+                topology.channelKind().publishCommand());
     }
 }

@@ -1,4 +1,4 @@
-package io.hasp.internal;
+package io.hasp.internal.topology;
 
 import io.hasp.RedisCommands;
 import io.hasp.Replies;
@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentMap;
 /**
  * The {@link RedisCommands} of a single-server client: each call becomes one command on the next pooled
  * connection. The returned future is the command itself (no extra allocation). A script sent by a
- * thread inside a blocking lock call ({@link io.hasp.internal.lock.CallerWaits}) runs on a {@link DirectConnections direct
+ * thread inside a blocking lock call (as {@link io.hasp.internal.connection.CallerAdmission} tells) runs on a {@link DirectConnections direct
  * connection} when one is at hand: the future is then complete on return. Thread-safe.
  */
 public final class DefaultRedisCommands implements RedisCommands {

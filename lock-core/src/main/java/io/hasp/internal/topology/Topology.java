@@ -1,0 +1,81 @@
+package io.hasp.internal.topology;
+
+import io.hasp.RedisCommands;
+import io.hasp.internal.connection.DirectConnections;
+import io.hasp.internal.pubsub.ChannelKind;
+import io.hasp.internal.pubsub.PubSub;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Where a client's locks live and how it reaches them: one Redis server ({@link SingleServer}) or a
+ * Redis Cluster ({@code ClusterTopology}). A {@code HaspClient} holds exactly one, chosen from its
+ * configuration; the lock engine asks it for everything that differs between deployments, so that
+ * neither the client nor the engine tells topologies apart.
+ *
+ * <p>What a topology provides, and what a new one (Sentinel, say) implements:
+ * <ul>
+ *   <li>{@link #commands()}: every keyed command and script call reaches the server that serves its key;</li>
+ *   <li>{@link #pubSub()} and {@link #channelKind()}: where waiters listen for unlock messages, and on
+ *       which kind of channel the scripts publish them;</li>
+ *   <li>{@link #batchGroup} and {@link #send(KeyBatch)}: how the watchdog's batches over many locks are
+ *       grouped and sent (one call per server);</li>
+ *   <li>{@link #knownDown}: whether a command on a key would only wait for a reconnect now;</li>
+ *   <li>{@link #start()} and {@link #close()}: connecting (and upkeep, such as topology refreshes), and
+ *       stopping all of it.</li>
+ * </ul>
+ * Implementations are thread-safe and never block.
+ */
+public interface Topology {
+
+    /** The commands of the client: each keyed command and script call goes to the server that serves its key. */
+    RedisCommands commands();
+
+    /** The client's subscriptions to unlock channels. */
+    PubSub pubSub();
+
+    /**
+     * The kind of channel unlock messages travel on: what the lock scripts publish with and waiters
+     * subscribe to. Settled once {@link #start()} completed.
+     */
+    ChannelKind channelKind();
+
+    /**
+     * Which batch a per-key call on {@code key} may join: keys of one group can travel in one call
+     * ({@link #send(KeyBatch)}). Groups are compared with {@code equals}.
+     */
+    Object batchGroup(String key);
+
+    /**
+     * Sends {@code batch}, whose keys share one {@link #batchGroup}, and answers one character per
+     * key, in order. A topology may split the batch (and does when its view of the servers is behind);
+     * a key's {@code '0'} is only answered on the word of the server that serves the key.
+     */
+    CompletableFuture<String> send(KeyBatch batch);
+
+    /**
+     * Whether a command on {@code key} has nowhere to go now: every connection to the server that serves
+     * the key is lost (and reconnecting), or no server of the key is known. A snapshot.
+     */
+    boolean knownDown(String key);
+
+    /**
+     * The direct connections on which blocking lock calls read their own replies.
+     *
+     * @return {@code null} when this topology has none (a cluster, TLS, a Unix socket, or turned off)
+     */
+    DirectConnections direct();
+
+    /**
+     * Connects: completes once the topology can serve commands and subscriptions; fails with the reason
+     * when it cannot. Called once.
+     */
+    CompletableFuture<Void> start();
+
+    /**
+     * Stops its upkeep and closes its connections: pending and later commands fail with
+     * {@link io.hasp.RedisClosedException}. Idempotent.
+     *
+     * @return completes once every connection is closed
+     */
+    CompletableFuture<Void> close();
+}
