@@ -8,15 +8,18 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Brings a lost connection back: armed after the first successful connect, it schedules one
- * reconnect attempt at a time on the shared timer, with exponential backoff from the minimum to
- * the maximum delay, each delay spread by the jitter. A successful attempt (handshake
- * included) resets the backoff. All state is confined to the connection's event loop.
+ * Connects a connection and brings it back when lost, one attempt at a time on the shared timer,
+ * with exponential backoff from the minimum to the maximum delay, each delay spread by the jitter.
+ * {@link #firstConnect} tries until a deadline and reports why it gave up; after a loss,
+ * {@link #connectionLost} tries until it succeeds or the connection stops. A successful attempt
+ * (handshake included) resets the backoff. All state is confined to the connection's event loop.
  */
 final class ConnectionWatchdog {
 
@@ -48,6 +51,56 @@ final class ConnectionWatchdog {
         this.loop = loop;
         this.backoff = new Backoff(min, max, jitter);
         this.attempt = attempt;
+    }
+
+    /**
+     * Event loop: the first connect. Attempts one at a time, the next after the backoff delay,
+     * until one succeeds, one fails with a cause that trying again would not change
+     * ({@code hopeless}), or the next would start at or past {@code deadlineNanos}.
+     *
+     * @param gaveUp makes the failure reported when the deadline ends the attempts, from the
+     *     last attempt's cause and the number of attempts made
+     * @return completes on the event loop when an attempt succeeded; fails with the hopeless
+     *     cause, or with what {@code gaveUp} made
+     */
+    CompletableFuture<Void> firstConnect(long deadlineNanos, Predicate<Throwable> hopeless,
+            BiFunction<Throwable, Integer, Throwable> gaveUp) {
+        CompletableFuture<Void> connected = new CompletableFuture<>();
+        firstAttempt(1, deadlineNanos, hopeless, gaveUp, connected);
+        return connected;
+    }
+
+    private void firstAttempt(int number, long deadlineNanos, Predicate<Throwable> hopeless,
+            BiFunction<Throwable, Integer, Throwable> gaveUp, CompletableFuture<Void> connected) {
+        attempt.get().whenComplete((ok, failure) -> {
+            if (failure == null) {
+                connected.complete(null);
+                return;
+            }
+            Throwable cause = Futures.unwrap(failure);
+            if (hopeless.test(cause)) {
+                connected.completeExceptionally(cause);
+                return;
+            }
+            long delay = delayNanos(number - 1);
+            if (System.nanoTime() + delay - deadlineNanos >= 0) {
+                connected.completeExceptionally(gaveUp.apply(cause, number));
+                return;
+            }
+            log.debug("{}: connect attempt {} failed, retrying in {} ms: {}", owner, number,
+                    TimeUnit.NANOSECONDS.toMillis(delay), cause.getMessage());
+            try {
+                timer.newTimeout(t -> {
+                    try {
+                        loop.execute(() -> firstAttempt(number + 1, deadlineNanos, hopeless, gaveUp, connected));
+                    } catch (RejectedExecutionException shuttingDown) {
+                        connected.completeExceptionally(gaveUp.apply(cause, number));
+                    }
+                }, delay, TimeUnit.NANOSECONDS);
+            } catch (IllegalStateException timerStopped) {
+                connected.completeExceptionally(gaveUp.apply(cause, number));
+            }
+        });
     }
 
     /** Event loop: the connection was lost; schedules a reconnect unless one is already on its way. */

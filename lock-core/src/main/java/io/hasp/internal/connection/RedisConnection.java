@@ -146,62 +146,29 @@ public final class RedisConnection {
      */
     public CompletableFuture<Void> start() {
         CompletableFuture<Void> started = new CompletableFuture<>();
-        execute(() -> new Starting(started).attempt(), started);
+        execute(() -> {
+            // The connect deadline also bounds each attempt's handshake (startHandshakeDeadline).
+            long deadlineNanos = System.nanoTime() + connector.config().connectTimeout().toNanos();
+            startDeadlineNanos = deadlineNanos;
+            watchdog.firstConnect(deadlineNanos,
+                    cause -> closed || cause instanceof RedisAuthException || cause instanceof RedisProtocolException,
+                    this::cannotConnect).whenComplete((ok, failure) -> {
+                        startDeadlineNanos = 0;
+                        if (failure == null) {
+                            started.complete(null);
+                        } else {
+                            started.completeExceptionally(failure);
+                        }
+                    });
+        }, started);
         return started;
     }
 
-    /**
-     * The first connection's attempts, on the event loop: one at a time, the next after the
-     * watchdog's backoff delay, none starting past the connect deadline, which also bounds each
-     * attempt's handshake.
-     */
-    private final class Starting {
-        private final CompletableFuture<Void> started;
-        private final long deadlineNanos;
-        private int attempts;
-
-        Starting(CompletableFuture<Void> started) {
-            this.started = started;
-            this.deadlineNanos = System.nanoTime() + connector.config().connectTimeout().toNanos();
-            startDeadlineNanos = deadlineNanos;
-        }
-
-        void attempt() {
-            attempts++;
-            connectOnce().whenComplete((ok, failure) -> {
-                if (failure == null) {
-                    startDeadlineNanos = 0;
-                    started.complete(null);
-                    return;
-                }
-                Throwable cause = Futures.unwrap(failure);
-                long delay = watchdog.delayNanos(attempts - 1);
-                if (closed || cause instanceof RedisAuthException || cause instanceof RedisProtocolException
-                        || System.nanoTime() + delay >= deadlineNanos) {
-                    giveUp(cause);
-                    return;
-                }
-                log.debug("{}: connect attempt {} failed, retrying in {} ms: {}", RedisConnection.this, attempts,
-                        TimeUnit.NANOSECONDS.toMillis(delay), cause.getMessage());
-                try {
-                    timer.newTimeout(t -> execute(this::attempt, started), delay, TimeUnit.NANOSECONDS);
-                } catch (IllegalStateException timerStopped) {
-                    giveUp(cause);
-                }
-            });
-        }
-
-        private void giveUp(Throwable cause) {
-            startDeadlineNanos = 0;
-            if (closed || cause instanceof RedisAuthException || cause instanceof RedisProtocolException) {
-                started.completeExceptionally(cause);
-                return;
-            }
-            HaspConfig config = connector.config();
-            started.completeExceptionally(new RedisConnectionException(RedisConnection.this + ": cannot connect to "
-                    + config.redactedUri() + " within the connect timeout of " + config.connectTimeout().toMillis()
-                    + " ms: " + attempts + " attempt(s), the last failed with: " + cause.getMessage(), cause));
-        }
+    private RedisConnectionException cannotConnect(Throwable lastCause, int attempts) {
+        HaspConfig config = connector.config();
+        return new RedisConnectionException(this + ": cannot connect to " + config.redactedUri()
+                + " within the connect timeout of " + config.connectTimeout().toMillis() + " ms: " + attempts
+                + " attempt(s), the last failed with: " + lastCause.getMessage(), lastCause);
     }
 
     private CompletableFuture<Void> connectOnce() {
@@ -244,13 +211,7 @@ public final class RedisConnection {
         remoteAddress = ch.remoteAddress() instanceof InetSocketAddress inet ? inet : null;
         ready = true;
         ch.closeFuture().addListener(f -> channelClosed(ch));
-        for (ConnectionListener listener : listeners) {
-            try {
-                listener.connected(this, reconnect);
-            } catch (RuntimeException e) {
-                log.warn("{}: connection listener failed", this, e);
-            }
-        }
+        tellListeners(true, reconnect);
         drain();
     }
 
@@ -265,16 +226,24 @@ public final class RedisConnection {
         handler = null;
         ready = false;
         lost.failAll(new RedisConnectionException(this + ": connection lost"));
-        for (ConnectionListener listener : listeners) {
-            try {
-                listener.disconnected(this);
-            } catch (RuntimeException e) {
-                log.warn("{}: connection listener failed", this, e);
-            }
-        }
+        tellListeners(false, false);
         if (!closed) {
             log.info("{}: connection lost, reconnecting", this);
             watchdog.connectionLost();
+        }
+    }
+
+    private void tellListeners(boolean connected, boolean reconnect) {
+        for (ConnectionListener listener : listeners) {
+            try {
+                if (connected) {
+                    listener.connected(this, reconnect);
+                } else {
+                    listener.disconnected(this);
+                }
+            } catch (RuntimeException e) {
+                log.warn("{}: connection listener failed", this, e);
+            }
         }
     }
 
@@ -456,11 +425,7 @@ public final class RedisConnection {
             watchdog.stop();
             ready = false;
             RedisClosedException failure = closedException();
-            failQueued();
-            Command<?> command;
-            while ((command = waiting.poll()) != null) {
-                command.fail(failure);
-            }
+            failWaiting(failure);
             Channel ch = channel;
             if (handler != null) {
                 handler.failAll(failure);
@@ -521,18 +486,6 @@ public final class RedisConnection {
         }
         while ((command = waiting.poll()) != null) {
             command.fail(cause);
-        }
-    }
-
-    /** Event loop only (the queue has a single consumer). */
-    private void failQueued() {
-        RedisClosedException failure = null;
-        Command<?> command;
-        while ((command = queue.poll()) != null) {
-            if (failure == null) {
-                failure = closedException();
-            }
-            command.fail(failure);
         }
     }
 
