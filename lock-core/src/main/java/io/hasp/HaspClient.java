@@ -7,6 +7,7 @@ import io.hasp.internal.connection.ClientThreads;
 import io.hasp.internal.connection.Transport;
 import io.hasp.internal.lock.CallerWaits;
 import io.hasp.internal.lock.LockService;
+import io.hasp.internal.lock.Locks;
 import io.hasp.internal.topology.SingleServer;
 import io.hasp.internal.topology.Topology;
 import io.hasp.lock.FencedLock;
@@ -170,7 +171,7 @@ public final class HaspClient implements AutoCloseable {
      * @throws IllegalArgumentException when {@code name} is null or empty
      */
     public HaspLock getLock(String name) {
-        return locks.lock(name);
+        return Locks.reentrant(locks, name);
     }
 
     /**
@@ -184,7 +185,7 @@ public final class HaspClient implements AutoCloseable {
      * @throws IllegalArgumentException when {@code name} is null or empty
      */
     public FencedLock getFencedLock(String name) {
-        return locks.fencedLock(name);
+        return Locks.fenced(locks, name);
     }
 
     /**

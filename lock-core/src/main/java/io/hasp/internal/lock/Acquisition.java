@@ -34,11 +34,8 @@ import java.util.concurrent.TimeUnit;
  * acquisition from whatever step it is in. When the caller completes or cancels it first
  * (deadline, interrupt, cancel) while an acquire lands, the acquired hold is given back, and an
  * acquire with an unknown outcome is rolled back.
- *
- * <p>This file is over 300 lines on purpose: it is one state machine, and its steps read top to
- * bottom in the order an acquisition takes them.
  */
-final class Acquisition implements Successor, Stranded {
+final class Acquisition extends Successor implements Stranded {
 
     /**
      * Where an acquisition stands until its result completes. One step at a time: each step ends in
@@ -61,12 +58,8 @@ final class Acquisition implements Successor, Stranded {
     private static final long NO_TTL_POLL_MILLIS = 1_000;
 
     private final LockContext context;
-    private final LockKind kind;
-    private final String name;
     private final String channelName;
-    private final LockOwner owner;
-    private final HoldRegistry.Key holdKey;
-    private final long leaseMillis;
+    private final HoldKey holdKey;
     private final boolean watchdog;
     private final boolean bounded;
     private final long deadlineNanos;
@@ -89,14 +82,11 @@ final class Acquisition implements Successor, Stranded {
      * @param waitNanos how long to keep trying, or -1 for no deadline
      */
     Acquisition(LockContext context, LockKind kind, String name, LockOwner owner, long leaseMillis, long waitNanos) {
+        super(kind, name, owner, leaseMillis < 0 ? context.watchdogLeaseMillis : leaseMillis);
         this.context = context;
-        this.kind = kind;
-        this.name = name;
         this.channelName = kind.channel(name);
-        this.owner = owner;
-        this.holdKey = HoldRegistry.key(kind, name, owner);
+        this.holdKey = HoldKey.of(kind, name, owner);
         this.watchdog = leaseMillis < 0;
-        this.leaseMillis = watchdog ? context.watchdogLeaseMillis : leaseMillis;
         this.bounded = waitNanos >= 0;
         this.deadlineNanos = bounded ? context.nanoTime() + waitNanos : 0;
         this.caller = CallerWaits.current();
@@ -131,16 +121,9 @@ final class Acquisition implements Successor, Stranded {
             if (!adopt(ready)) {
                 return result;
             }
-            long yieldNanos = ready.yielding(context.nanoTime());
-            if (yieldNanos > 0) {
-                // This client just freed the lock for everyone: let other clients' waiters go first.
-                park(ready, Math.max(1, TimeUnit.NANOSECONDS.toMillis(yieldNanos)));
-                return result;
-            }
-            long holderLease = ready.localHoldLease(kind, name, owner);
-            if (holderLease > 0) {
-                // Another owner of this client holds it: its unlock hands over or wakes a waiter here.
-                park(ready, holderLease);
+            long parkMillis = ready.parkBeforeFirstTry(kind, name, owner, context.nanoTime());
+            if (parkMillis > 0) {
+                park(ready, parkMillis);
                 return result;
             }
         }
@@ -151,27 +134,6 @@ final class Acquisition implements Successor, Stranded {
     /** The step it is in now (the result may have completed meanwhile), for tests and diagnostics. */
     synchronized Step step() {
         return step;
-    }
-
-    @Override
-    public LockKind kind() {
-        return kind;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public LockOwner owner() {
-        return owner;
-    }
-
-    /** The lease a hold taken by this acquisition gets, in milliseconds (the watchdog's when renewed). */
-    @Override
-    public long leaseMillis() {
-        return leaseMillis;
     }
 
     private long remainingNanos() {
@@ -188,8 +150,13 @@ final class Acquisition implements Successor, Stranded {
         }
         int target = context.holds.count(holdKey) + 1;
         long sentNanos = context.nanoTime();
-        Futures.whenDone(context.acquire(kind, name, owner, leaseMillis, target),
-                (outcome, error) -> onReply(target, sentNanos, outcome, error));
+        CompletableFuture<AcquireOutcome> reply;
+        try {
+            reply = kind.acquire(context.topology, name, owner, leaseMillis, target);
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);   // not sent: the outcome is known
+        }
+        Futures.whenDone(reply, (outcome, error) -> onReply(target, sentNanos, outcome, error));
     }
 
     private void onReply(int target, long sentNanos, AcquireOutcome outcome, Throwable error) {
@@ -222,7 +189,7 @@ final class Acquisition implements Successor, Stranded {
         context.renewer.start();  // renews watchdog holds, and sweeps expired ones of the others
         if (!result.complete(true)) {
             // The caller gave up (deadline, cancel, interrupt) as this acquire landed: give it back.
-            context.release(kind, name, owner);
+            Unlock.start(context, kind, name, owner);
         }
     }
 
@@ -367,7 +334,7 @@ final class Acquisition implements Successor, Stranded {
      * the release's outcome is unknown ({@code error}).
      */
     @Override
-    public void handOverEnded(boolean handedOver, Throwable error, long sentNanos) {
+    void handOverEnded(boolean handedOver, Throwable error, long sentNanos) {
         if (handedOver) {
             onAcquired(1, sentNanos, 0);  // kinds that issue tokens never hand over
             return;
@@ -453,7 +420,7 @@ final class Acquisition implements Successor, Stranded {
         if (!result.isCompletedExceptionally() && Boolean.TRUE.equals(result.getNow(null))) {
             return;
         }
-        context.rollback(kind, name, owner, target, leaseMillis);
+        Rollback.start(context, kind, name, owner, target, leaseMillis);
     }
 
     /**
@@ -469,7 +436,7 @@ final class Acquisition implements Successor, Stranded {
             LockedFuture view = locked;
             if (view != null && !view.follow(this)) {
                 // The caller ended lockAsync's future as this acquisition got the lock: give it back.
-                context.release(kind, name, owner);
+                Unlock.start(context, kind, name, owner);
             }
         }
     }

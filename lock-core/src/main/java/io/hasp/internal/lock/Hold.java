@@ -20,8 +20,8 @@ final class Hold {
     final LockOwner owner;
     /** The owner's hold identity in its kind: {@code kind.holdField(owner)}. */
     final String field;
-    /** This hold's key in the {@link HoldRegistry}. */
-    final HoldRegistry.Key key;
+    /** This hold's key in the registry of holds. */
+    final HoldKey key;
     /** Completes once, when the hold ends; see {@link HoldEnd}. */
     final CompletableFuture<HoldEnd> end = new CompletableFuture<>();
 
@@ -34,7 +34,7 @@ final class Hold {
     private boolean ended;                            // guarded by this
     private long token;                               // guarded by this; 0: none
 
-    Hold(HoldRegistry.Key key, LockOwner owner) {
+    Hold(HoldKey key, LockOwner owner) {
         this.kind = key.kind();
         this.name = key.name();
         this.owner = owner;

@@ -15,23 +15,16 @@ import java.util.function.Consumer;
  */
 final class HoldRegistry {
 
-    /**
-     * Which hold: one owner's on one lock of one kind. Callers that look a hold up more than once
-     * (an acquisition, its hold) make it once and reuse it.
-     */
-    record Key(LockKind kind, String name, String field) {
-    }
-
     /** How many ended-but-not-unlocked holds {@link #endedUnreleased} remembers at most. */
     private static final int MAX_REMEMBERED = 4096;
 
-    private final ConcurrentHashMap<Key, Hold> holds = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<HoldKey, Hold> holds = new ConcurrentHashMap<>();
     /**
      * Holds that ended {@link HoldEnd#LOST} or {@link HoldEnd#EXPIRED} and whose owner has not
      * unlocked since, with how they ended: an unlock that finds its hold gone reports why. Bounded:
      * past {@link #MAX_REMEMBERED} entries the oldest-looking are dropped.
      */
-    private final ConcurrentHashMap<Key, HoldEnd> endedUnreleased = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<HoldKey, HoldEnd> endedUnreleased = new ConcurrentHashMap<>();
     private final Consumer<Hold> onLost;
 
     /** A registry that tells no one when a hold is lost. */
@@ -44,18 +37,13 @@ final class HoldRegistry {
         this.onLost = onLost;
     }
 
-    /** The key of {@code owner}'s hold on {@code name} in {@code kind}. */
-    static Key key(LockKind kind, String name, LockOwner owner) {
-        return new Key(kind, name, kind.holdField(owner));
-    }
-
     /** The hold of {@code owner} on {@code name} in {@code kind}, or null. */
     Hold get(LockKind kind, String name, LockOwner owner) {
-        return holds.get(key(kind, name, owner));
+        return holds.get(HoldKey.of(kind, name, owner));
     }
 
     /** The hold count this client believes the hold {@code key} has (0: none). */
-    int count(Key key) {
+    int count(HoldKey key) {
         Hold hold = holds.get(key);
         return hold == null ? 0 : hold.count();
     }
@@ -63,11 +51,11 @@ final class HoldRegistry {
     /** Records a successful acquisition and returns the (possibly new) hold. */
     Hold acquired(LockKind kind, String name, LockOwner owner, int target, long leaseMillis, boolean watchdog,
             long sentNanos) {
-        return acquired(key(kind, name, owner), owner, target, leaseMillis, watchdog, sentNanos);
+        return acquired(HoldKey.of(kind, name, owner), owner, target, leaseMillis, watchdog, sentNanos);
     }
 
     /** Records a successful acquisition of the hold {@code key} by {@code owner}; returns the (possibly new) hold. */
-    Hold acquired(Key key, LockOwner owner, int target, long leaseMillis, boolean watchdog, long sentNanos) {
+    Hold acquired(HoldKey key, LockOwner owner, int target, long leaseMillis, boolean watchdog, long sentNanos) {
         endedUnreleased.remove(key);
         for (;;) {
             Hold hold = holds.get(key);
@@ -103,13 +91,13 @@ final class HoldRegistry {
      * How the hold {@code key} ended, if it ended {@link HoldEnd#LOST} or {@link HoldEnd#EXPIRED}
      * and was not unlocked or acquired again since; forgets it (one unlock reports it).
      */
-    HoldEnd forgetEnded(Key key) {
+    HoldEnd forgetEnded(HoldKey key) {
         return endedUnreleased.remove(key);
     }
 
-    private void remember(Key key, HoldEnd how) {
+    private void remember(HoldKey key, HoldEnd how) {
         if (endedUnreleased.size() >= MAX_REMEMBERED) {
-            Iterator<Key> oldest = endedUnreleased.keySet().iterator();
+            Iterator<HoldKey> oldest = endedUnreleased.keySet().iterator();
             if (oldest.hasNext()) {
                 oldest.next();
                 oldest.remove();
@@ -142,7 +130,7 @@ final class HoldRegistry {
     /** Number of registered holds of {@code kind}. */
     int size(LockKind kind) {
         int n = 0;
-        for (Key key : holds.keySet()) {
+        for (HoldKey key : holds.keySet()) {
             if (key.kind().equals(kind)) {
                 n++;
             }

@@ -5,28 +5,22 @@ import io.hasp.RedisCommands;
 import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
 import io.hasp.internal.topology.Topology;
-import io.hasp.lock.LockOwner;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * What the lock operations of one client share: its topology (commands, subscriptions, channel kind), timer and clock, its holds and their
+ * What the lock operations of one client share (state, not operations: it starts none): its topology (commands, subscriptions, channel kind), timer and clock, its holds and their
  * watchdog, its waiters, the unlock latches to sweep, and the timing settings. {@link LockService}
  * builds one and hands it to each {@link Acquisition}, {@link Unlock} and {@link LeaseExtension}, so none of
  * them calls back into the service. Every part is complete when the constructor returns. Thread-safe.
  */
 final class LockContext {
-
-    private static final Logger log = LoggerFactory.getLogger(LockContext.class);
 
     /** Most locks renewed by one script call. */
     static final int RENEWAL_BATCH = 100;
@@ -160,37 +154,6 @@ final class LockContext {
                 operation.clientClosed(new RedisClosedException("the hasp client was closed while this lock "
                         + "operation waited (" + operation + ")"));
             }
-        }
-    }
-
-    /** Sends the kind's acquire script; a call that could not be sent fails the future. */
-    CompletableFuture<AcquireOutcome> acquire(LockKind kind, String name, LockOwner owner, long leaseMillis,
-            int target) {
-        try {
-            return kind.acquire(topology, name, owner, leaseMillis, target);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
-    /** Gives back one hold: {@link Unlock}. */
-    CompletableFuture<Void> release(LockKind kind, String name, LockOwner owner) {
-        return Unlock.start(this, kind, name, owner);
-    }
-
-    /** Undoes, best effort, an acquisition whose outcome stayed unknown when its caller gave up. */
-    void rollback(LockKind kind, String name, LockOwner owner, int target, long leaseMillis) {
-        try {
-            kind.rollback(topology, name, owner, target, leaseMillis).whenComplete((undone, e) -> {
-                if (e != null) {
-                    log.debug("rollback of an abandoned acquisition of {} lock {} failed (its lease will expire): {}",
-                            kind, name, e.toString());
-                } else if (Boolean.TRUE.equals(undone)) {
-                    waiters.handOff(kind.channel(name), nanoTime());
-                }
-            });
-        } catch (RuntimeException e) {
-            log.debug("rollback of {} lock {} not sent: {}", kind, name, e.toString());
         }
     }
 }

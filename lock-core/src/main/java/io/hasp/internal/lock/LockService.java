@@ -2,8 +2,6 @@ package io.hasp.internal.lock;
 
 import io.hasp.RedisCommands;
 import io.hasp.internal.topology.Topology;
-import io.hasp.lock.FencedLock;
-import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
 import io.netty.util.Timer;
@@ -17,7 +15,7 @@ import java.util.function.LongSupplier;
  * arguments and start the operation that does the work, an {@link Acquisition}, an {@link Unlock} or a
  * {@link LeaseExtension}, each on the client's one {@link LockContext} (its holds, watchdog, waiters and
  * settings). One per {@code HaspClient} ({@code HaspClient.lockService()}); applications get locks from
- * {@code HaspClient.getLock(name)} (the reentrant kind) or from a lock module built on the kind-taking
+ * {@code HaspClient.getLock(name)} (the reentrant kind, made by {@link Locks}) or from a lock module built on the kind-taking
  * methods here ({@link #tryAcquire}, {@link #release}, {@link #forceRelease}, {@link #holdEnd}): one
  * watchdog task, one hold registry and one subscription per unlock channel serve all kinds of one client.
  * Thread-safe; futures complete on event-loop or timer threads.
@@ -56,25 +54,6 @@ public final class LockService implements AutoCloseable {
         long timeoutMillis = LockArguments.positiveMillis("commandTimeout", commandTimeout, 1);
         this.clientId = clientId;
         this.context = new LockContext(topology, timer, clock, watchdogLeaseMillis, timeoutMillis);
-    }
-
-    /**
-     * The lock named {@code name}. Cheap: locks are views; all state lives in Redis and here.
-     *
-     * @throws IllegalArgumentException when {@code name} is null or empty
-     */
-    public HaspLock lock(String name) {
-        return new KindLock(this, ReentrantKind.INSTANCE, LockArguments.name("name", name));
-    }
-
-    /**
-     * The fenced lock named {@code name}: the reentrant lock's layout, plus a fencing token per
-     * acquisition from Redisson's {@code RFencedLock} counter.
-     *
-     * @throws IllegalArgumentException when {@code name} is null or empty
-     */
-    public FencedLock fencedLock(String name) {
-        return new FencedKindLock(this, LockArguments.name("name", name));
     }
 
     /** This client's id, the first half of every owner field. */
@@ -232,7 +211,7 @@ public final class LockService implements AutoCloseable {
         LockArguments.notNull("kind", kind);
         LockArguments.name("name", name);
         LockArguments.notNull("owner", owner);
-        return context.release(kind, name, owner);
+        return Unlock.start(context, kind, name, owner);
     }
 
     /**

@@ -5,21 +5,45 @@ import io.hasp.lock.LockOwner;
 /**
  * A parked waiter as the wait queue and a release of this client see it: which hold it waits for, and
  * how it learns the end of a hand-over a release tried for it ({@link HandOver}). {@link Acquisition} is
- * the one implementation; the queue ({@link WaitChannel}, {@link Wake}) knows nothing more of it.
+ * the one subclass; the queue ({@link WaitChannel}, {@link Wake}) knows nothing more of it.
  */
-interface Successor {
+abstract class Successor {
 
     /** The kind of lock it waits for. */
-    LockKind kind();
+    final LockKind kind;
+    /** The name of the lock it waits for. */
+    final String name;
+    /** The owner it acquires for. */
+    final LockOwner owner;
+    /** The lease a hold handed to it gets, in milliseconds. */
+    final long leaseMillis;
+
+    Successor(LockKind kind, String name, LockOwner owner, long leaseMillis) {
+        this.kind = kind;
+        this.name = name;
+        this.owner = owner;
+        this.leaseMillis = leaseMillis;
+    }
+
+    /** The kind of lock it waits for. */
+    final LockKind kind() {
+        return kind;
+    }
 
     /** The name of the lock it waits for. */
-    String name();
+    final String name() {
+        return name;
+    }
 
     /** The owner it acquires for. */
-    LockOwner owner();
+    final LockOwner owner() {
+        return owner;
+    }
 
-    /** The lease a hold handed to it gets, in milliseconds. */
-    long leaseMillis();
+    /** The lease a hold handed to it gets, in milliseconds (the watchdog's when renewed). */
+    final long leaseMillis() {
+        return leaseMillis;
+    }
 
     /**
      * A release of this client that claimed it reports how the hand-over ended: {@code handedOver} when
@@ -27,5 +51,5 @@ interface Successor {
      * {@code error} when that is unknown (the release could not be confirmed), or neither when the
      * release did not hand over (then it looks again).
      */
-    void handOverEnded(boolean handedOver, Throwable error, long sentNanos);
+    abstract void handOverEnded(boolean handedOver, Throwable error, long sentNanos);
 }

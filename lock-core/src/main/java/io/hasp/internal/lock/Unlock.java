@@ -162,7 +162,7 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
             holds.end(hold, ended);
             holds.forgetEnded(hold.key);
         } else {
-            ended = holds.forgetEnded(HoldRegistry.key(kind, name, owner));
+            ended = holds.forgetEnded(HoldKey.of(kind, name, owner));
             if (ended != null) {
                 why = ended == HoldEnd.EXPIRED ? "its lease ran out"
                         : "the watchdog found it gone, or could not reach Redis before the lease ran out";

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The waiters of one unlock channel in one client (the waiters of one lock, of every
@@ -184,12 +185,25 @@ final class WaitChannel implements MessageListener {
     }
 
     /**
-     * The lease, in milliseconds, of the owner of this client that holds lock {@code name} of
-     * {@code kind} by a hand-over, when that is not {@code asking}; 0 otherwise. A new acquisition
-     * behind it parks at once instead of sending an attempt bound to fail: the holder's unlock
-     * hands the lock over or frees it (waking a local waiter), and the wait is bounded by the lease.
+     * How long, in milliseconds, a new acquisition of lock {@code name} of {@code kind} by
+     * {@code asking} parks here before its first try; 0: it tries at once.
+     * <ul>
+     *   <li>Right after this client freed the lock on everyone's turn: the rest of that short window,
+     *       so that other clients' waiters get their turn ({@link #handOff}).</li>
+     *   <li>While another owner of this client holds the lock by a hand-over: that holder's lease. An
+     *       attempt would be bound to fail; the holder's unlock hands the lock over or frees it (waking
+     *       a waiter here), and the lease bounds the wait.</li>
+     * </ul>
      */
-    synchronized long localHoldLease(LockKind kind, String name, LockOwner asking) {
+    synchronized long parkBeforeFirstTry(LockKind kind, String name, LockOwner asking, long nowNanos) {
+        long yieldNanos = yielding(nowNanos);
+        if (yieldNanos > 0) {
+            return Math.max(1, TimeUnit.NANOSECONDS.toMillis(yieldNanos));
+        }
+        return localHoldLease(kind, name, asking);
+    }
+
+    private long localHoldLease(LockKind kind, String name, LockOwner asking) {
         Successor holder = heldBy;
         if (holder == null || !holder.kind().equals(kind) || !holder.name().equals(name)
                 || holder.owner().equals(asking)) {
@@ -229,12 +243,8 @@ final class WaitChannel implements MessageListener {
         handOvers = 0;
     }
 
-    /**
-     * Whether a new local acquisition should let other clients' waiters go first, and for how many
-     * nanoseconds more (0: no): true for a short window after this client freed the lock on
-     * everyone's turn.
-     */
-    synchronized long yielding(long nowNanos) {
+    /** How many nanoseconds more new local acquisitions let other clients' waiters go first (0: none). */
+    private long yielding(long nowNanos) {
         if (!yieldSet) {
             return 0;
         }

@@ -144,7 +144,7 @@ class AcquisitionTest extends ProxiedLockTest {
             impatient.commands().ping().get(30, TimeUnit.SECONDS);
             // Every acquire runs on the server, but its reply comes after the command timed out.
             proxy.delay(Duration.ofSeconds(5));
-            CompletableFuture<Boolean> attempt = hurried.lock(NAME).tryLockAsync(1, -1, TimeUnit.SECONDS, a);
+            CompletableFuture<Boolean> attempt = Locks.reentrant(hurried, NAME).tryLockAsync(1, -1, TimeUnit.SECONDS, a);
             assertEquals(false, get(attempt));
             await("an acquire ran on the server", SLACK,
                     () -> !view.scriptCalls(AcquireScript.SCRIPT, NAME).isEmpty());
@@ -219,7 +219,7 @@ class AcquisitionTest extends ProxiedLockTest {
         // Commands go straight to the server; subscriptions through the proxy, which then stops.
         try (HaspClient direct = HaspClient.create(HaspConfig.builder().uri(server.uri()).poolSize(1).build());
                 LockService local = service(direct, client, WATCHDOG)) {
-            HaspLock shared = local.lock(NAME);
+            HaspLock shared = Locks.reentrant(local, NAME);
             get(shared.lockAsync(a));
             CompletableFuture<Boolean> waiting = shared.tryLockAsync(60, -1, TimeUnit.SECONDS, b);
             awaitSubscribers(2);
@@ -253,7 +253,7 @@ class AcquisitionTest extends ProxiedLockTest {
     @Test
     void aWatchdogHoldIsRenewedAndItsLossSignalled() throws Exception {
         try (LockService watched = service(client, client, Duration.ofSeconds(3))) {
-            HaspLock short3s = watched.lock(NAME);
+            HaspLock short3s = Locks.reentrant(watched, NAME);
             get(short3s.lockAsync(a));
             CompletableFuture<HoldEnd> end = short3s.holdEnd(a);
             await("four renewals", SLACK, () -> view.scriptCalls(RenewScript.SCRIPT, NAME).size() >= 4);
@@ -269,7 +269,7 @@ class AcquisitionTest extends ProxiedLockTest {
     @Test
     void aHoldWithALeaseIsNeverRenewed() throws Exception {
         try (LockService watched = service(client, client, Duration.ofSeconds(3))) {
-            get(watched.lock(NAME).lockAsync(Duration.ofMillis(1_500), a));
+            get(Locks.reentrant(watched, NAME).lockAsync(Duration.ofMillis(1_500), a));
             assertTrue(view.pttl(NAME) <= 1_500);
             await("the lease ran out", SLACK, () -> !view.exists(NAME));
             assertEquals(List.of(), view.scriptCalls(RenewScript.SCRIPT, NAME));
@@ -289,7 +289,7 @@ class AcquisitionTest extends ProxiedLockTest {
             proxy.rejectNewConnections(true);
             proxy.cutAll();
             long started = System.nanoTime();
-            CompletableFuture<Void> locking = counted.lock(NAME).lockAsync(a);
+            CompletableFuture<Void> locking = Locks.reentrant(counted, NAME).lockAsync(a);
             await("five attempts while the server is unreachable", SLACK, () -> attempts.get() >= 5);
             long sent = attempts.get();
             long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -320,7 +320,7 @@ class AcquisitionTest extends ProxiedLockTest {
                 LockService hurried = service(impatient, impatient, WATCHDOG)) {
             impatient.commands().ping().get(30, TimeUnit.SECONDS);
             proxy.delay(Duration.ofSeconds(2));
-            CompletableFuture<Boolean> attempt = hurried.lock(NAME).tryLockAsync(60, -1, TimeUnit.SECONDS, a);
+            CompletableFuture<Boolean> attempt = Locks.reentrant(hurried, NAME).tryLockAsync(60, -1, TimeUnit.SECONDS, a);
             await("the server granted it", SLACK, () -> Long.valueOf(1).equals(view.count(NAME, "me:1")));
             assertTrue(attempt.cancel(false));
             await("the grant whose reply timed out rolled back", SLACK, () -> !view.exists(NAME));
@@ -356,9 +356,9 @@ class AcquisitionTest extends ProxiedLockTest {
     @Test
     void forceUnlockStopsRenewal() throws Exception {
         try (LockService watched = service(client, client, Duration.ofSeconds(3))) {
-            HaspLock forced = watched.lock(NAME);
+            HaspLock forced = Locks.reentrant(watched, NAME);
             get(forced.lockAsync(a));
-            get(watched.lock("sentinel").lockAsync(a));
+            get(Locks.reentrant(watched, "sentinel").lockAsync(a));
             CompletableFuture<HoldEnd> end = forced.holdEnd(a);
             assertTrue(get(forced.forceUnlockAsync()));
             assertEquals(HoldEnd.RELEASED, end.getNow(null));
@@ -374,7 +374,7 @@ class AcquisitionTest extends ProxiedLockTest {
     @Test
     void closingTheServiceStopsRenewalAndEndsHolds() throws Exception {
         LockService watched = service(client, client, Duration.ofSeconds(3));
-        HaspLock closed = watched.lock(NAME);
+        HaspLock closed = Locks.reentrant(watched, NAME);
         get(closed.lockAsync(a));
         CompletableFuture<HoldEnd> end = closed.holdEnd(a);
         watched.close();

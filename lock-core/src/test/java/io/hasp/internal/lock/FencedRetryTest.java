@@ -24,7 +24,7 @@ class FencedRetryTest extends ProxiedLockTest {
 
     @Test
     void anAcquireWhoseReplyWasLostTakesOneTokenForOneHold() throws Exception {
-        FencedLock fenced = service.fencedLock(NAME);
+        FencedLock fenced = Locks.fenced(service, NAME);
         view.call("SET", LockKeys.tokenCounter(NAME), "41");
         proxy.dropNextReplyAndCut();
         OptionalLong token = get(fenced.tryLockAndGetTokenAsync(Duration.ofSeconds(10),

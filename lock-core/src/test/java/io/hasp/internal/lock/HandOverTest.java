@@ -103,7 +103,7 @@ class HandOverTest extends ProxiedLockTest {
     @Test
     void aWaiterBehindAHolderWhoseHoldIsLostLooksAgain() throws Exception {
         try (LockService watched = service("us", client, Duration.ofSeconds(12))) {
-            HaspLock shortLease = watched.lock(NAME);
+            HaspLock shortLease = Locks.reentrant(watched, NAME);
             LockOwner x = shortLease.owner(1);
             LockOwner y = shortLease.owner(2);
             LockOwner z = shortLease.owner(3);

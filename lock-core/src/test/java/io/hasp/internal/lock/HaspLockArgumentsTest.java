@@ -42,7 +42,7 @@ class HaspLockArgumentsTest {
         view.call("SLOWLOG", "RESET");
         service = new LockService("client", ClientInternals.topology(client), ClientInternals.timer(client),
                 Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofSeconds(3));
-        lock = service.lock("orders");
+        lock = Locks.reentrant(service, "orders");
         owner = lock.owner(7);
     }
 
@@ -65,8 +65,8 @@ class HaspLockArgumentsTest {
 
     @Test
     void lockNames() {
-        rejects("name", () -> service.lock(null));
-        rejects("name", () -> service.lock(""));
+        rejects("name", () -> Locks.reentrant(service, null));
+        rejects("name", () -> Locks.reentrant(service, ""));
     }
 
     @Test

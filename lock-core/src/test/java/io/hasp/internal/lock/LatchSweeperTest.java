@@ -60,13 +60,13 @@ class LatchSweeperTest {
         int locks = 200;
         List<CompletableFuture<Void>> pending = new ArrayList<>();
         for (int i = 0; i < locks; i++) {
-            pending.add(service.lock("job-" + i).lockAsync(service.owner(1)));
+            pending.add(Locks.reentrant(service, "job-" + i).lockAsync(service.owner(1)));
         }
         CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
         long delsBefore = view.commandCalls("del");
         pending.clear();
         for (int i = 0; i < locks; i++) {
-            pending.add(service.lock("job-" + i).unlockAsync(service.owner(1)));
+            pending.add(Locks.reentrant(service, "job-" + i).unlockAsync(service.owner(1)));
         }
         CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
 
@@ -79,7 +79,7 @@ class LatchSweeperTest {
 
     @Test
     void closingTheServiceDeletesThePendingLatches() throws Exception {
-        HaspLock lock = service.lock("report");
+        HaspLock lock = Locks.reentrant(service, "report");
         lock.lockAsync(service.owner(1)).get(30, TimeUnit.SECONDS);
         lock.unlockAsync(service.owner(1)).get(30, TimeUnit.SECONDS);
         service.close();

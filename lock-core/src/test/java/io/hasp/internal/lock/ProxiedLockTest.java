@@ -54,7 +54,7 @@ abstract class ProxiedLockTest {
         proxy = rig.proxy;
         client = rig.client;
         service = service("me", client, WATCHDOG);
-        lock = service.lock(name);
+        lock = Locks.reentrant(service, name);
         a = lock.owner(1);
         b = lock.owner(2);
     }

@@ -1,0 +1,16 @@
+package io.hasp.internal.lock;
+
+import io.hasp.lock.LockOwner;
+
+/**
+ * Which hold: one owner's ({@code field}, the kind's {@link LockKind#holdField}) on one lock of one
+ * kind; the key of the {@link HoldRegistry}. Callers that look a hold up more than once (an
+ * acquisition, its hold) make it once and reuse it.
+ */
+record HoldKey(LockKind kind, String name, String field) {
+
+    /** The key of {@code owner}'s hold on {@code name} in {@code kind}. */
+    static HoldKey of(LockKind kind, String name, LockOwner owner) {
+        return new HoldKey(kind, name, kind.holdField(owner));
+    }
+}

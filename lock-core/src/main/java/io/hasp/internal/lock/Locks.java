@@ -1,0 +1,34 @@
+package io.hasp.internal.lock;
+
+import io.hasp.lock.FencedLock;
+import io.hasp.lock.HaspLock;
+
+/**
+ * Makes the lock views of the kinds lock-core implements, on a client's {@link LockService}. Views are
+ * cheap: all state lives in Redis and in the service. The locks call the service; the service knows
+ * nothing of them.
+ */
+public final class Locks {
+
+    private Locks() {
+    }
+
+    /**
+     * The reentrant lock named {@code name}.
+     *
+     * @throws IllegalArgumentException when {@code name} is null or empty
+     */
+    public static HaspLock reentrant(LockService service, String name) {
+        return new KindLock(service, ReentrantKind.INSTANCE, LockArguments.name("name", name));
+    }
+
+    /**
+     * The fenced lock named {@code name}: the reentrant lock's layout, plus a fencing token per
+     * acquisition from Redisson's {@code RFencedLock} counter.
+     *
+     * @throws IllegalArgumentException when {@code name} is null or empty
+     */
+    public static FencedLock fenced(LockService service, String name) {
+        return new FencedKindLock(service, LockArguments.name("name", name));
+    }
+}

@@ -1,0 +1,35 @@
+package io.hasp.internal.lock;
+
+import io.hasp.lock.LockOwner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Undoes, best effort, an acquisition whose outcome stayed unknown when its caller gave up (its reply
+ * was lost, or came after a deadline, an interrupt or a cancel): the kind's rollback brings the owner
+ * back from the target hold count, harmless when the acquire never ran. When it undid a hold, the next
+ * waiter here is told the lock may be free. A rollback that fails leaves the hold to its lease.
+ */
+final class Rollback {
+
+    private static final Logger log = LoggerFactory.getLogger(Rollback.class);
+
+    private Rollback() {
+    }
+
+    /** Sends the rollback of the acquire that would have brought {@code owner} to {@code target} holds. */
+    static void start(LockContext context, LockKind kind, String name, LockOwner owner, int target, long leaseMillis) {
+        try {
+            kind.rollback(context.topology, name, owner, target, leaseMillis).whenComplete((undone, e) -> {
+                if (e != null) {
+                    log.debug("rollback of an abandoned acquisition of {} lock {} failed (its lease will expire): {}",
+                            kind, name, e.toString());
+                } else if (Boolean.TRUE.equals(undone)) {
+                    context.waiters.handOff(kind.channel(name), context.nanoTime());
+                }
+            });
+        } catch (RuntimeException e) {
+            log.debug("rollback of {} lock {} not sent: {}", kind, name, e.toString());
+        }
+    }
+}
