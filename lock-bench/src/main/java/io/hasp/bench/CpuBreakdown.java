@@ -1,6 +1,7 @@
 package io.hasp.bench;
 
 import io.hasp.HaspClient;
+import io.hasp.testing.CommandStats;
 import io.hasp.testing.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
@@ -85,7 +85,7 @@ public final class CpuBreakdown {
             }
             Thread.sleep(seconds * 1000L); // warm-up: JIT, connections, pools
             long self = ProcessHandle.current().pid();
-            Map<String, Long> calls0 = calls(stats.sync().info("commandstats"));
+            Map<String, Long> calls0 = CommandStats.parse(stats.sync().info("commandstats")).allCalls();
             long p0 = pairs.get();
             long c0 = cpuTicks(self);
             long s0 = cpuTicks(serverPid);
@@ -95,7 +95,7 @@ public final class CpuBreakdown {
             long c1 = cpuTicks(self);
             long s1 = cpuTicks(serverPid);
             long t1 = System.nanoTime();
-            Map<String, Long> calls1 = calls(stats.sync().info("commandstats"));
+            Map<String, Long> calls1 = CommandStats.parse(stats.sync().info("commandstats")).allCalls();
             stop.set(true);
             for (Thread worker : workers) {
                 worker.join();
@@ -130,18 +130,6 @@ public final class CpuBreakdown {
         String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-    }
-
-    private static Map<String, Long> calls(String commandStats) {
-        Map<String, Long> calls = new TreeMap<>();
-        for (String line : commandStats.split("\\R")) {
-            if (line.startsWith("cmdstat_")) {
-                String command = line.substring(8, line.indexOf(':'));
-                String rest = line.substring(line.indexOf("calls=") + 6);
-                calls.put(command, Long.parseLong(rest.substring(0, rest.indexOf(','))));
-            }
-        }
-        return calls;
     }
 
     private static String field(String info, String name) {

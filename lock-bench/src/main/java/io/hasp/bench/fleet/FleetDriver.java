@@ -1,5 +1,6 @@
 package io.hasp.bench.fleet;
 
+import io.hasp.testing.CommandStats;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.BufferedReader;
