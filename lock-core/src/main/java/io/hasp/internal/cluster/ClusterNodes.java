@@ -27,8 +27,9 @@ import java.util.function.Consumer;
  */
 public final class ClusterNodes {
 
-    private final HaspConfig config;
     private final Transport transport;
+    /** The configured settings: each node's connector is this one at the node's address. */
+    private final Connector settings;
     private final Timer timer;
     private final ConcurrentMap<NodeAddress, Node> nodes = new ConcurrentHashMap<>();
     private volatile Consumer<NodeAddress> onNodeLost = node -> { };
@@ -43,8 +44,8 @@ public final class ClusterNodes {
      * @param timer the client's timer
      */
     public ClusterNodes(HaspConfig config, Transport transport, Timer timer) {
-        this.config = config;
         this.transport = transport;
+        this.settings = new Connector(config, transport);
         this.timer = timer;
     }
 
@@ -110,9 +111,9 @@ public final class ClusterNodes {
         }
     }
 
-    /** A connector to {@code node}, with the client's settings but the node's address. */
+    /** A connector to {@code node}, with the client's settings (one TLS context for all nodes) but the node's address. */
     public Connector connector(NodeAddress node) {
-        return new Connector(config.toBuilder().host(node.host()).port(node.port()).build(), transport);
+        return settings.at(node.host(), node.port());
     }
 
     private Node open(NodeAddress address) {

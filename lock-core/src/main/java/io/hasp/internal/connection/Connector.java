@@ -17,6 +17,7 @@ import io.netty.handler.ssl.SslHandler;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -25,23 +26,47 @@ import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 
 /**
- * Opens channels to the configured server: TCP connect with the connect timeout, then the TLS
- * handshake when TLS is on. Thread-safe; the returned futures complete on the channel's event loop.
+ * Opens channels to one server: TCP connect with the connect timeout, then the TLS handshake when
+ * TLS is on; or a Unix socket. It connects to the configured server, or, made by {@link #at}, to
+ * another address with the same settings (a cluster node). Thread-safe; the returned futures
+ * complete on the channel's event loop.
  */
 public final class Connector {
 
     private final HaspConfig config;
     private final Transport transport;
     private final SslContext sslContext;
+    private final String host;
+    private final int port;
+    private final Path socketPath;   // null: TCP to host:port
 
     /**
+     * A connector to the configured server ({@code host:port}, or the Unix socket).
+     *
      * @param config the client's configuration
      * @param transport the event-loop group and channel type
      */
     public Connector(HaspConfig config, Transport transport) {
+        this(config, transport, config.tls() ? TlsContexts.create(config) : null, config.host(), config.port(),
+                config.socketPath());
+    }
+
+    private Connector(HaspConfig config, Transport transport, SslContext sslContext, String host, int port,
+            Path socketPath) {
         this.config = config;
         this.transport = transport;
-        this.sslContext = config.tls() ? TlsContexts.create(config) : null;
+        this.sslContext = sslContext;
+        this.host = host;
+        this.port = port;
+        this.socketPath = socketPath;
+    }
+
+    /**
+     * A connector to {@code host:port} over TCP with this one's settings: the same credentials, TLS
+     * (one TLS context for all) and timeouts. For the nodes of a cluster.
+     */
+    public Connector at(String host, int port) {
+        return new Connector(config, transport, sslContext, host, port, null);
     }
 
     /** @return the client's configuration */
@@ -51,7 +76,7 @@ public final class Connector {
 
     /** The server's address for messages: {@code host:port}, or the socket's path. */
     String address() {
-        return config.socketPath() != null ? config.socketPath().toString() : config.host() + ":" + config.port();
+        return socketPath != null ? socketPath.toString() : host + ":" + port;
     }
 
     /** @return the transport */
@@ -69,7 +94,7 @@ public final class Connector {
      */
     CompletableFuture<Channel> open(EventLoop loop, ChannelHandler handler) {
         CompletableFuture<Channel> result = new CompletableFuture<>();
-        boolean socket = config.socketPath() != null;
+        boolean socket = socketPath != null;
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
@@ -93,16 +118,16 @@ public final class Connector {
                     }
                 });
         if (socket) {
-            connect(bootstrap, new io.netty.channel.unix.DomainSocketAddress(config.socketPath().toString()), result);
+            connect(bootstrap, new io.netty.channel.unix.DomainSocketAddress(socketPath.toString()), result);
             return result;
         }
         // The host name is looked up off the event loop, within the connect timeout; the connect then
         // goes on on the loop.
-        transport.resolve(config.host())
+        transport.resolve(host)
                 .orTimeout(config.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((address, failure) -> {
                     if (failure == null && loop.inEventLoop()) {
-                        connect(bootstrap, new InetSocketAddress(address, config.port()), result);
+                        connect(bootstrap, new InetSocketAddress(address, port), result);
                         return;
                     }
                     try {
@@ -110,7 +135,7 @@ public final class Connector {
                             if (failure != null) {
                                 result.completeExceptionally(cannotResolve(Futures.unwrap(failure)));
                             } else {
-                                connect(bootstrap, new InetSocketAddress(address, config.port()), result);
+                                connect(bootstrap, new InetSocketAddress(address, port), result);
                             }
                         });
                     } catch (RejectedExecutionException closed) {
@@ -150,7 +175,7 @@ public final class Connector {
                 } else {
                     channel.close();
                     result.completeExceptionally(new RedisConnectionException(
-                            "TLS handshake with " + config.host() + ":" + config.port() + " failed: " + h.cause().getMessage(),
+                            "TLS handshake with " + host + ":" + port + " failed: " + h.cause().getMessage(),
                             h.cause()));
                 }
             });
@@ -158,7 +183,7 @@ public final class Connector {
     }
 
     private SslHandler newSslHandler(Channel ch) {
-        SslHandler ssl = sslContext.newHandler(ch.alloc(), config.host(), config.port());
+        SslHandler ssl = sslContext.newHandler(ch.alloc(), host, port);
         ssl.setHandshakeTimeoutMillis(config.connectTimeout().toMillis());
         if (config.verifyHostname()) {
             SSLEngine engine = ssl.engine();
