@@ -4,8 +4,6 @@ import io.netty.buffer.ByteBufAllocator;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -31,62 +29,11 @@ public final class HaspConfig {
         RESP3
     }
 
-    private final String host;
-    private final int port;
-    private final boolean tls;
-    private final Path socketPath;
-    private final List<InetSocketAddress> clusterSeeds;
-    private final Duration topologyRefresh;
-    private final String username;
-    private final char[] password;
-    private final int database;
-    private final Duration connectTimeout;
-    private final Duration commandTimeout;
-    private final int poolSize;
-    private final int directConnections;
-    private final Duration reconnectMinDelay;
-    private final Duration reconnectMaxDelay;
-    private final double reconnectJitter;
-    private final String clientName;
-    private final int eventLoopThreads;
-    private final Protocol protocol;
-    private final Duration watchdogLease;
-    private final Duration timerTick;
-    private final boolean nativeTransport;
-    private final Path caFile;
-    private final Path trustStore;
-    private final char[] trustStorePassword;
-    private final boolean verifyHostname;
-    private final ByteBufAllocator allocator;
+    /** The values, copied from the builder: this class reads them, nothing changes them. */
+    private final Builder values;
 
     private HaspConfig(Builder b) {
-        this.host = b.host;
-        this.port = b.port;
-        this.tls = b.tls;
-        this.socketPath = b.socketPath;
-        this.clusterSeeds = b.clusterSeeds;
-        this.topologyRefresh = b.topologyRefresh;
-        this.username = b.username;
-        this.password = b.password == null ? null : b.password.clone();
-        this.database = b.database;
-        this.connectTimeout = b.connectTimeout;
-        this.commandTimeout = b.commandTimeout;
-        this.poolSize = b.poolSize;
-        this.directConnections = b.directConnections;
-        this.reconnectMinDelay = b.reconnectMinDelay;
-        this.reconnectMaxDelay = b.reconnectMaxDelay;
-        this.reconnectJitter = b.reconnectJitter;
-        this.clientName = b.clientName;
-        this.eventLoopThreads = b.eventLoopThreads;
-        this.protocol = b.protocol;
-        this.watchdogLease = b.watchdogLease;
-        this.timerTick = b.timerTick;
-        this.nativeTransport = b.nativeTransport;
-        this.caFile = b.caFile;
-        this.trustStore = b.trustStore;
-        this.trustStorePassword = b.trustStorePassword == null ? null : b.trustStorePassword.clone();
-        this.verifyHostname = b.verifyHostname;
-        this.allocator = b.allocator;
+        this.values = b.copy();
     }
 
     /** @return a builder with the defaults (127.0.0.1:6379, RESP2, pool of 2, 3 s command timeout) */
@@ -107,146 +54,87 @@ public final class HaspConfig {
 
     /** @return a builder holding this configuration's values */
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.host = host;
-        b.port = port;
-        b.tls = tls;
-        b.socketPath = socketPath;
-        b.clusterSeeds = clusterSeeds;
-        b.topologyRefresh = topologyRefresh;
-        b.username = username;
-        b.password = password == null ? null : password.clone();
-        b.database = database;
-        b.connectTimeout = connectTimeout;
-        b.commandTimeout = commandTimeout;
-        b.poolSize = poolSize;
-        b.directConnections = directConnections;
-        b.reconnectMinDelay = reconnectMinDelay;
-        b.reconnectMaxDelay = reconnectMaxDelay;
-        b.reconnectJitter = reconnectJitter;
-        b.clientName = clientName;
-        b.eventLoopThreads = eventLoopThreads;
-        b.protocol = protocol;
-        b.watchdogLease = watchdogLease;
-        b.timerTick = timerTick;
-        b.nativeTransport = nativeTransport;
-        b.caFile = caFile;
-        b.trustStore = trustStore;
-        b.trustStorePassword = trustStorePassword == null ? null : trustStorePassword.clone();
-        b.verifyHostname = verifyHostname;
-        b.allocator = allocator;
-        return b;
+        return values.copy();
     }
 
     /** @return the server's host name or address */
-    public String host() { return host; }
+    public String host() { return values.host; }
     /** @return the server's port */
-    public int port() { return port; }
+    public int port() { return values.port; }
     /** @return whether connections use TLS ({@code rediss://}) */
-    public boolean tls() { return tls; }
+    public boolean tls() { return values.tls; }
     /** @return the Unix domain socket to connect to ({@code redis-socket://}), or {@code null} for TCP */
-    public Path socketPath() { return socketPath; }
-    /**
-     * @return the seed nodes of a Redis Cluster ({@code redis-cluster://}), unresolved, in order; empty
-     *     for a single server
-     */
-    public List<InetSocketAddress> clusterSeeds() { return clusterSeeds; }
+    public Path socketPath() { return values.socketPath; }
+    /** @return the seed nodes of a Redis Cluster ({@code redis-cluster://}), unresolved, in order; empty for one server */
+    public List<InetSocketAddress> clusterSeeds() { return values.clusterSeeds; }
     /** @return whether this is a Redis Cluster configuration */
-    public boolean isCluster() { return !clusterSeeds.isEmpty(); }
+    public boolean isCluster() { return !values.clusterSeeds.isEmpty(); }
     /** @return how often a cluster client reads the topology again (besides after MOVED and a lost node) */
-    public Duration topologyRefresh() { return topologyRefresh; }
+    public Duration topologyRefresh() { return values.topologyRefresh; }
     /** @return the ACL user name, or {@code null} for the default user */
-    public String username() { return username; }
+    public String username() { return values.username; }
     /** @return a copy of the password, or {@code null} when none is configured */
-    public char[] password() { return password == null ? null : password.clone(); }
+    public char[] password() { return values.password == null ? null : values.password.clone(); }
     /** @return whether a password is configured */
-    public boolean hasPassword() { return password != null; }
+    public boolean hasPassword() { return values.password != null; }
     /** @return the database selected on every connection */
-    public int database() { return database; }
+    public int database() { return values.database; }
     /** @return the TCP connect timeout */
-    public Duration connectTimeout() { return connectTimeout; }
+    public Duration connectTimeout() { return values.connectTimeout; }
     /** @return how long a command waits for its reply (including a wait for a reconnect) */
-    public Duration commandTimeout() { return commandTimeout; }
+    public Duration commandTimeout() { return values.commandTimeout; }
     /** @return the number of multiplexed command connections */
-    public int poolSize() { return poolSize; }
-    /**
-     * @return the most direct connections on which blocking lock calls run their scripts on their own
-     *     thread (0: none); see {@link Builder#directConnections(int)}
-     */
-    public int directConnections() { return directConnections; }
+    public int poolSize() { return values.poolSize; }
+    /** @return the most direct connections of blocking lock calls (0: none); see {@link Builder#directConnections(int)} */
+    public int directConnections() { return values.directConnections; }
     /** @return the first reconnect delay */
-    public Duration reconnectMinDelay() { return reconnectMinDelay; }
+    public Duration reconnectMinDelay() { return values.reconnectMinDelay; }
     /** @return the largest reconnect delay */
-    public Duration reconnectMaxDelay() { return reconnectMaxDelay; }
+    public Duration reconnectMaxDelay() { return values.reconnectMaxDelay; }
     /** @return the random spread of each reconnect delay, 0 to 1 (0.2 = plus or minus 20%) */
-    public double reconnectJitter() { return reconnectJitter; }
+    public double reconnectJitter() { return values.reconnectJitter; }
     /** @return the name set with {@code CLIENT SETNAME}, or {@code null} */
-    public String clientName() { return clientName; }
+    public String clientName() { return values.clientName; }
     /** @return the number of event-loop threads */
-    public int eventLoopThreads() { return eventLoopThreads; }
+    public int eventLoopThreads() { return values.eventLoopThreads; }
     /** @return the protocol version */
-    public Protocol protocol() { return protocol; }
+    public Protocol protocol() { return values.protocol; }
     /** @return the lease a lock gets and renews when no lease time is given */
-    public Duration watchdogLease() { return watchdogLease; }
+    public Duration watchdogLease() { return values.watchdogLease; }
     /** @return the tick of the client's timer (timeouts are this precise) */
-    public Duration timerTick() { return timerTick; }
+    public Duration timerTick() { return values.timerTick; }
     /** @return whether the native epoll transport is used when it loads */
-    public boolean nativeTransport() { return nativeTransport; }
+    public boolean nativeTransport() { return values.nativeTransport; }
     /** @return a PEM file of trusted CA certificates for TLS, or {@code null} */
-    public Path caFile() { return caFile; }
+    public Path caFile() { return values.caFile; }
     /** @return a trust store (PKCS12 or JKS) for TLS, or {@code null} */
-    public Path trustStore() { return trustStore; }
+    public Path trustStore() { return values.trustStore; }
     /** @return a copy of the trust store's password, or {@code null} */
-    public char[] trustStorePassword() { return trustStorePassword == null ? null : trustStorePassword.clone(); }
+    public char[] trustStorePassword() { return values.trustStorePassword == null ? null : values.trustStorePassword.clone(); }
     /** @return whether TLS checks that the certificate names the host (endpoint identification HTTPS) */
-    public boolean verifyHostname() { return verifyHostname; }
-
+    public boolean verifyHostname() { return values.verifyHostname; }
     /** @return the buffer allocator of the client's channels, or {@code null} for Netty's default */
-    public ByteBufAllocator allocator() { return allocator; }
+    public ByteBufAllocator allocator() { return values.allocator; }
 
     /** @return the server address as a URI, with the password masked */
     public String redactedUri() {
-        StringBuilder s = new StringBuilder(socketPath != null ? "redis-socket://"
-                : isCluster() ? (tls ? "rediss-cluster://" : "redis-cluster://") : tls ? "rediss://" : "redis://");
-        if (username != null || password != null) {
-            s.append(username == null ? "" : username).append(password != null ? ":***" : "").append('@');
-        }
-        if (socketPath != null) {
-            s.append(socketPath);
-            if (database != 0) {
-                s.append("?database=").append(database);
-            }
-            return s.toString();
-        }
-        if (isCluster()) {
-            for (int i = 0; i < clusterSeeds.size(); i++) {
-                InetSocketAddress seed = clusterSeeds.get(i);
-                String seedHost = seed.getHostString();
-                s.append(i == 0 ? "" : ",").append(seedHost.indexOf(':') >= 0 ? "[" + seedHost + "]" : seedHost)
-                        .append(':').append(seed.getPort());
-            }
-            return s.toString();
-        }
-        s.append(host.indexOf(':') >= 0 ? "[" + host + "]" : host).append(':').append(port);
-        if (database != 0) {
-            s.append('/').append(database);
-        }
-        return s.toString();
+        return RedisUri.redacted(this);
     }
 
     @Override
     public String toString() {
         return "HaspConfig{" + redactedUri()
-                + ", protocol=" + protocol
-                + ", poolSize=" + poolSize
-                + ", directConnections=" + directConnections
-                + ", connectTimeout=" + connectTimeout
-                + ", commandTimeout=" + commandTimeout
-                + ", reconnect=" + reconnectMinDelay + ".." + reconnectMaxDelay + " jitter " + reconnectJitter
-                + ", clientName=" + clientName
-                + ", eventLoopThreads=" + eventLoopThreads
-                + ", watchdogLease=" + watchdogLease
-                + (tls ? ", verifyHostname=" + verifyHostname : "")
+                + ", protocol=" + values.protocol
+                + ", poolSize=" + values.poolSize
+                + ", directConnections=" + values.directConnections
+                + ", connectTimeout=" + values.connectTimeout
+                + ", commandTimeout=" + values.commandTimeout
+                + ", reconnect=" + values.reconnectMinDelay + ".." + values.reconnectMaxDelay
+                + " jitter " + values.reconnectJitter
+                + ", clientName=" + values.clientName
+                + ", eventLoopThreads=" + values.eventLoopThreads
+                + ", watchdogLease=" + values.watchdogLease
+                + (values.tls ? ", verifyHostname=" + values.verifyHostname : "")
                 + '}';
     }
 
@@ -283,6 +171,39 @@ public final class HaspConfig {
         private Builder() {
         }
 
+        /** A builder with this one's values (the arrays copied). */
+        private Builder copy() {
+            Builder b = new Builder();
+            b.host = host;
+            b.port = port;
+            b.tls = tls;
+            b.socketPath = socketPath;
+            b.clusterSeeds = clusterSeeds;
+            b.topologyRefresh = topologyRefresh;
+            b.username = username;
+            b.password = password == null ? null : password.clone();
+            b.database = database;
+            b.connectTimeout = connectTimeout;
+            b.commandTimeout = commandTimeout;
+            b.poolSize = poolSize;
+            b.directConnections = directConnections;
+            b.reconnectMinDelay = reconnectMinDelay;
+            b.reconnectMaxDelay = reconnectMaxDelay;
+            b.reconnectJitter = reconnectJitter;
+            b.clientName = clientName;
+            b.eventLoopThreads = eventLoopThreads;
+            b.protocol = protocol;
+            b.watchdogLease = watchdogLease;
+            b.timerTick = timerTick;
+            b.nativeTransport = nativeTransport;
+            b.caFile = caFile;
+            b.trustStore = trustStore;
+            b.trustStorePassword = trustStorePassword == null ? null : trustStorePassword.clone();
+            b.verifyHostname = verifyHostname;
+            b.allocator = allocator;
+            return b;
+        }
+
         /**
          * Sets address, TLS, credentials, database and the URI's parameters from a URI in the
          * grammar of the class comment; settings the URI does not name keep their values.
@@ -292,35 +213,7 @@ public final class HaspConfig {
          * @throws IllegalArgumentException naming the part of the URI that is wrong and what is accepted
          */
         public Builder uri(String uri) {
-            RedisUri parsed = RedisUri.parse(uri);
-            tls = parsed.scheme.tls;
-            socketPath = parsed.socketPath != null ? Path.of(parsed.socketPath) : null;
-            List<InetSocketAddress> seeds = new ArrayList<>();
-            if (parsed.scheme.cluster) {
-                for (String[] seed : parsed.seeds) {
-                    seeds.add(InetSocketAddress.createUnresolved(seed[0], Integer.parseInt(seed[1])));
-                }
-            }
-            clusterSeeds = List.copyOf(seeds);
-            if (parsed.host != null) {
-                host = parsed.host;
-                port = parsed.port;
-            }
-            username = parsed.username;
-            password = parsed.password;
-            database = parsed.database != null ? parsed.database : 0;
-            if (parsed.timeout != null) {
-                commandTimeout(parsed.timeout);
-            }
-            if (parsed.connectTimeout != null) {
-                connectTimeout(parsed.connectTimeout);
-            }
-            if (parsed.clientName != null) {
-                clientName(parsed.clientName);
-            }
-            if (parsed.protocol != null) {
-                protocol(parsed.protocol);
-            }
+            RedisUri.parse(uri).applyTo(this);
             return this;
         }
 
@@ -381,10 +274,7 @@ public final class HaspConfig {
 
         /** @param port the server's port, 1..65535 @return this builder */
         public Builder port(int port) {
-            if (port < 1 || port > 65535) {
-                throw new IllegalArgumentException("port: " + port + " (expected: 1..65535)");
-            }
-            this.port = port;
+            this.port = within("port", port, 1, 65535);
             return this;
         }
 
@@ -435,10 +325,7 @@ public final class HaspConfig {
 
         /** @param size the number of command connections, 1..64 @return this builder */
         public Builder poolSize(int size) {
-            if (size < 1 || size > 64) {
-                throw new IllegalArgumentException("poolSize: " + size + " (expected: 1..64)");
-            }
-            this.poolSize = size;
+            this.poolSize = within("poolSize", size, 1, 64);
             return this;
         }
 
@@ -448,8 +335,8 @@ public final class HaspConfig {
          * borrows one while it waits for a script's reply: its own thread writes the script and reads the
          * reply on a plain socket, instead of handing the script to the event loop and parking until the
          * loop hands the reply back. That spares two thread wake-ups per round trip, about half of a
-         * blocking call's client CPU (in an A/B on 2 cores: 1.14x the uncontended lock+unlock rate of 8
-         * threads, 1.16x of one thread, 1.18x the contended rate; see the README's client section). Async calls, the watchdog, pub/sub and every other command keep to
+         * blocking call's client CPU (1.14-1.18x the lock rates; docs/connecting.md, "The client"). Async
+         * calls, the watchdog, pub/sub and every other command keep to
          * the multiplexed connections; so does a blocking call when all direct connections are lent out,
          * while more threads of the JVM are in blocking lock calls than there are direct connections (then
          * the event loop's batching costs less CPU per call; threads parked behind another holder do not
@@ -461,10 +348,7 @@ public final class HaspConfig {
          * @return this builder
          */
         public Builder directConnections(int connections) {
-            if (connections < 0 || connections > 1024) {
-                throw new IllegalArgumentException("directConnections: " + connections + " (expected: 0..1024)");
-            }
-            this.directConnections = connections;
+            this.directConnections = within("directConnections", connections, 0, 1024);
             return this;
         }
 
@@ -503,25 +387,16 @@ public final class HaspConfig {
         }
 
         /**
-         * Sets the number of event-loop threads that serve the client's connections (default 1). One thread
-         * carries every connection of a client: the commands of many callers then meet on one loop, which
-         * writes and reads them in batches, stays awake while work keeps arriving and wakes fewer times per
-         * command than two half-busy loops would (a 2-core A/B: fewer CPU microseconds and context switches
-         * per call; higher rates on the single-thread, 32-thread, pipelined and contended lock rows, the others
-         * level, except a lock contended across processes by several threads in each, about a tenth lower: set
-         * 2 for such a service). Raise it
-         * when one client's I/O alone keeps a core busy (hundreds of thousands of commands per second, or many
-         * cluster masters under that load), or when application callbacks on hasp's futures do real work,
-         * which they should not: every callback runs on a loop and delays the commands it serves.
+         * Sets the number of event-loop threads that serve the client's connections (default 1: the
+         * commands of many callers meet on one loop, which batches them and wakes less often than two
+         * half-busy loops would). Raise it when one client's I/O alone keeps a core busy, or for a lock
+         * contended across processes by several threads in each (2); see docs/connecting.md, "The client".
          *
          * @param threads the number of event-loop threads, 1..64
          * @return this builder
          */
         public Builder eventLoopThreads(int threads) {
-            if (threads < 1 || threads > 64) {
-                throw new IllegalArgumentException("eventLoopThreads: " + threads + " (expected: 1..64)");
-            }
-            this.eventLoopThreads = threads;
+            this.eventLoopThreads = within("eventLoopThreads", threads, 1, 64);
             return this;
         }
 
@@ -603,6 +478,13 @@ public final class HaspConfig {
             return new HaspConfig(this);
         }
 
+        private static int within(String name, int value, int min, int max) {
+            if (value < min || value > max) {
+                throw new IllegalArgumentException(name + ": " + value + " (expected: " + min + ".." + max + ")");
+            }
+            return value;
+        }
+
         private static Duration positive(String name, Duration value) {
             if (value == null || value.isNegative() || value.isZero()) {
                 throw new IllegalArgumentException(name + ": " + value + " (expected: > 0)");
@@ -612,7 +494,7 @@ public final class HaspConfig {
 
         @Override
         public String toString() {
-            return "HaspConfig.Builder" + Arrays.asList(host, port);
+            return "HaspConfig.Builder[" + host + ", " + port + "]";
         }
     }
 }

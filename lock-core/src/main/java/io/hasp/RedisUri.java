@@ -1,7 +1,9 @@
 package io.hasp;
 
+import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -326,5 +328,72 @@ final class RedisUri {
             // The message must not echo a password.
             throw new IllegalArgumentException("uri: " + what + " is not percent-encoded correctly");
         }
+    }
+
+    /**
+     * Sets on {@code builder} what this URI says: the address, TLS, credentials and database, and the
+     * parameters it names; settings it does not name keep their values.
+     */
+    void applyTo(HaspConfig.Builder builder) {
+        List<InetSocketAddress> seeds = new ArrayList<>();
+        if (scheme.cluster) {
+            for (String[] seed : this.seeds) {
+                seeds.add(InetSocketAddress.createUnresolved(seed[0], Integer.parseInt(seed[1])));
+            }
+        }
+        builder.tls(scheme.tls).unixSocket(socketPath != null ? Path.of(socketPath) : null).cluster(seeds);
+        if (host != null) {
+            builder.host(host).port(port);
+        }
+        builder.username(username).password(password).database(database != null ? database : 0);
+        if (timeout != null) {
+            builder.commandTimeout(timeout);
+        }
+        if (connectTimeout != null) {
+            builder.connectTimeout(connectTimeout);
+        }
+        if (clientName != null) {
+            builder.clientName(clientName);
+        }
+        if (protocol != null) {
+            builder.protocol(protocol);
+        }
+    }
+
+    /** The address {@code config} connects to, as a URI of this grammar, with the password masked. */
+    static String redacted(HaspConfig config) {
+        boolean tls = config.tls();
+        Path socket = config.socketPath();
+        StringBuilder s = new StringBuilder(socket != null ? "redis-socket://"
+                : config.isCluster() ? (tls ? "rediss-cluster://" : "redis-cluster://") : tls ? "rediss://" : "redis://");
+        if (config.username() != null || config.hasPassword()) {
+            s.append(config.username() == null ? "" : config.username()).append(config.hasPassword() ? ":***" : "")
+                    .append('@');
+        }
+        if (socket != null) {
+            s.append(socket);
+            if (config.database() != 0) {
+                s.append("?database=").append(config.database());
+            }
+            return s.toString();
+        }
+        if (config.isCluster()) {
+            List<InetSocketAddress> seeds = config.clusterSeeds();
+            for (int i = 0; i < seeds.size(); i++) {
+                s.append(i == 0 ? "" : ",").append(bracketed(seeds.get(i).getHostString())).append(':')
+                        .append(seeds.get(i).getPort());
+            }
+            return s.toString();
+        }
+        s.append(bracketed(config.host())).append(':').append(config.port());
+        if (config.database() != 0) {
+            s.append('/').append(config.database());
+        }
+        return s.toString();
+    }
+
+    /** An IPv6 address in brackets, as a URI writes it; any other host as it is. */
+    private static String bracketed(String host) {
+        return host.indexOf(':') >= 0 ? "[" + host + "]" : host;
     }
 }

@@ -17,7 +17,6 @@ import io.netty.handler.ssl.SslHandler;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.UnknownHostException;
-import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -36,9 +35,7 @@ public final class Connector {
     private final HaspConfig config;
     private final Transport transport;
     private final SslContext sslContext;
-    private final String host;
-    private final int port;
-    private final Path socketPath;   // null: TCP to host:port
+    private final Endpoint endpoint;
 
     /**
      * A connector to the configured server ({@code host:port}, or the Unix socket).
@@ -47,18 +44,14 @@ public final class Connector {
      * @param transport the event-loop group and channel type
      */
     public Connector(HaspConfig config, Transport transport) {
-        this(config, transport, config.tls() ? TlsContexts.create(config) : null, config.host(), config.port(),
-                config.socketPath());
+        this(config, transport, config.tls() ? TlsContexts.create(config) : null, Endpoint.of(config));
     }
 
-    private Connector(HaspConfig config, Transport transport, SslContext sslContext, String host, int port,
-            Path socketPath) {
+    private Connector(HaspConfig config, Transport transport, SslContext sslContext, Endpoint endpoint) {
         this.config = config;
         this.transport = transport;
         this.sslContext = sslContext;
-        this.host = host;
-        this.port = port;
-        this.socketPath = socketPath;
+        this.endpoint = endpoint;
     }
 
     /**
@@ -66,7 +59,12 @@ public final class Connector {
      * (one TLS context for all) and timeouts. For the nodes of a cluster.
      */
     public Connector at(String host, int port) {
-        return new Connector(config, transport, sslContext, host, port, null);
+        return new Connector(config, transport, sslContext, endpoint.at(host, port));
+    }
+
+    /** Where this connector's connections go, and who they are there. */
+    public Endpoint endpoint() {
+        return endpoint;
     }
 
     /** @return the client's configuration */
@@ -76,7 +74,7 @@ public final class Connector {
 
     /** The server's address for messages: {@code host:port}, or the socket's path. */
     String address() {
-        return socketPath != null ? socketPath.toString() : host + ":" + port;
+        return endpoint.address();
     }
 
     /** @return the transport */
@@ -94,7 +92,7 @@ public final class Connector {
      */
     CompletableFuture<Channel> open(EventLoop loop, ChannelHandler handler) {
         CompletableFuture<Channel> result = new CompletableFuture<>();
-        boolean socket = socketPath != null;
+        boolean socket = endpoint.socketPath() != null;
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
@@ -118,16 +116,16 @@ public final class Connector {
                     }
                 });
         if (socket) {
-            connect(bootstrap, new io.netty.channel.unix.DomainSocketAddress(socketPath.toString()), result);
+            connect(bootstrap, new io.netty.channel.unix.DomainSocketAddress(endpoint.socketPath().toString()), result);
             return result;
         }
         // The host name is looked up off the event loop, within the connect timeout; the connect then
         // goes on on the loop.
-        transport.resolve(host)
+        transport.resolve(endpoint.host())
                 .orTimeout(config.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((address, failure) -> {
                     if (failure == null && loop.inEventLoop()) {
-                        connect(bootstrap, new InetSocketAddress(address, port), result);
+                        connect(bootstrap, new InetSocketAddress(address, endpoint.port()), result);
                         return;
                     }
                     try {
@@ -135,7 +133,7 @@ public final class Connector {
                             if (failure != null) {
                                 result.completeExceptionally(cannotResolve(Futures.unwrap(failure)));
                             } else {
-                                connect(bootstrap, new InetSocketAddress(address, port), result);
+                                connect(bootstrap, new InetSocketAddress(address, endpoint.port()), result);
                             }
                         });
                     } catch (RejectedExecutionException closed) {
@@ -175,7 +173,7 @@ public final class Connector {
                 } else {
                     channel.close();
                     result.completeExceptionally(new RedisConnectionException(
-                            "TLS handshake with " + host + ":" + port + " failed: " + h.cause().getMessage(),
+                            "TLS handshake with " + endpoint.address() + " failed: " + h.cause().getMessage(),
                             h.cause()));
                 }
             });
@@ -183,7 +181,7 @@ public final class Connector {
     }
 
     private SslHandler newSslHandler(Channel ch) {
-        SslHandler ssl = sslContext.newHandler(ch.alloc(), host, port);
+        SslHandler ssl = sslContext.newHandler(ch.alloc(), endpoint.host(), endpoint.port());
         ssl.setHandshakeTimeoutMillis(config.connectTimeout().toMillis());
         if (config.verifyHostname()) {
             SSLEngine engine = ssl.engine();

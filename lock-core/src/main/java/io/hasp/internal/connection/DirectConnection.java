@@ -132,7 +132,7 @@ final class DirectConnection implements AutoCloseable {
      * @throws io.hasp.RedisException when the server refuses it (credentials, protocol)
      */
     void handshake(HaspConfig config) throws IOException {
-        List<Handshake.Step> steps = Handshake.steps(config);
+        List<Handshake.Step> steps = Handshake.steps(config, Endpoint.of(config));   // the one server: no cluster here
         outBuffer.clear();
         for (Handshake.Step step : steps) {
             outBuffer.ensureWritable(step.command.encodedSize());

@@ -3,7 +3,6 @@ package io.hasp.internal.connection;
 import io.hasp.HaspConfig;
 import io.hasp.RedisClosedException;
 import io.hasp.RedisConnectionException;
-import io.hasp.RedisException;
 import io.hasp.RedisProtocolException;
 import io.hasp.resp.RespProtocolException;
 import io.netty.util.Timer;

@@ -49,7 +49,7 @@ final class Handshake {
      *     credentials are refused, {@link RedisConnectionException} otherwise
      */
     static CompletableFuture<Void> run(RedisConnection connection, CommandHandler handler) {
-        List<Step> steps = steps(connection.config());
+        List<Step> steps = steps(connection.connector().config(), connection.connector().endpoint());
         CompletableFuture<?>[] replies = new CompletableFuture<?>[steps.size()];
         for (int i = 0; i < steps.size(); i++) {
             Step step = steps.get(i);
@@ -69,29 +69,31 @@ final class Handshake {
     }
 
     /**
-     * The handshake's commands for {@code config}, new ones each call, in the order they are written.
+     * The handshake's commands for {@code endpoint} with {@code config}, new ones each call, in the
+     * order they are written.
      *
-     * @param config the client's configuration
+     * @param config the client's configuration: the protocol and the client name
+     * @param endpoint the server's credentials and database
      * @return at least one step
      */
-    static List<Step> steps(HaspConfig config) {
+    static List<Step> steps(HaspConfig config, Endpoint endpoint) {
         List<Step> steps = new ArrayList<>(3);
-        String user = config.username() != null ? config.username() : "default";
+        String user = endpoint.username() != null ? endpoint.username() : "default";
         if (config.protocol() == HaspConfig.Protocol.RESP3) {
             List<Object> args = new ArrayList<>(List.of("3"));
-            if (config.hasPassword()) {
-                args.addAll(List.of("AUTH", user, new String(config.password())));
+            if (endpoint.hasPassword()) {
+                args.addAll(List.of("AUTH", user, new String(endpoint.password())));
             }
             if (config.clientName() != null) {
                 args.addAll(List.of("SETNAME", config.clientName()));
             }
-            steps.add(new Step("HELLO", new ArgsCommand<>(Replies.VALUE, HELLO, args.toArray()), config.hasPassword(),
+            steps.add(new Step("HELLO", new ArgsCommand<>(Replies.VALUE, HELLO, args.toArray()), endpoint.hasPassword(),
                     Expected.MAP));
         } else {
-            if (config.hasPassword()) {
-                Object[] args = config.username() != null
-                        ? new Object[] {config.username(), new String(config.password())}
-                        : new Object[] {new String(config.password())};
+            if (endpoint.hasPassword()) {
+                Object[] args = endpoint.username() != null
+                        ? new Object[] {endpoint.username(), new String(endpoint.password())}
+                        : new Object[] {new String(endpoint.password())};
                 steps.add(new Step("AUTH", new ArgsCommand<>(Replies.VALUE, AUTH, args), true, Expected.OK));
             }
             if (config.clientName() != null) {
@@ -99,8 +101,8 @@ final class Handshake {
                         config.clientName()), false, Expected.OK));
             }
         }
-        if (config.database() != 0) {
-            steps.add(new Step("SELECT", new ArgsCommand<>(Replies.VALUE, SELECT, (long) config.database()), false,
+        if (endpoint.database() != 0) {
+            steps.add(new Step("SELECT", new ArgsCommand<>(Replies.VALUE, SELECT, (long) endpoint.database()), false,
                     Expected.OK));
         }
         if (steps.isEmpty()) {   // ready means the server answered

@@ -97,9 +97,9 @@ public final class RedisConnection {
                 config.reconnectMaxDelay(), config.reconnectJitter(), this::connectOnce);
     }
 
-    /** @return the client's configuration */
-    public HaspConfig config() {
-        return connector.config();
+    /** The connector of its channels: the client's configuration, and the endpoint they go to. */
+    Connector connector() {
+        return connector;
     }
 
     /** @return the event loop of this connection */
@@ -176,7 +176,7 @@ public final class RedisConnection {
             return CompletableFuture.failedFuture(closedException());
         }
         CommandHandler fresh = new CommandHandler(this, push,
-                push != null && config().protocol() == HaspConfig.Protocol.RESP2);
+                push != null && connector.config().protocol() == HaspConfig.Protocol.RESP2);
         return connector.open(loop, fresh).thenCompose(ch -> Handshake.run(this, fresh).handle((ok, failure) -> {
             handshaking = null;
             if (failure == null && closed) {
