@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * The one home of how hasp waits for, follows and reads its futures: the cause inside their
@@ -57,6 +58,19 @@ public final class Futures {
      */
     public static boolean retryable(Throwable failure) {
         return unwrap(failure) instanceof RedisException redis && redis.retryable();
+    }
+
+    /**
+     * The future {@code call} returns, or, when it throws instead (a call that could not be sent: bad
+     * arguments, a closed client), a future failed with what it threw, so that callers handle one
+     * kind of failure. Small enough to be inlined, so that on the lock paths the lambda does not escape.
+     */
+    public static <T> CompletableFuture<T> sent(Supplier<CompletableFuture<T>> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /**

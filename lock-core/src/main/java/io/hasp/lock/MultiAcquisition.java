@@ -193,12 +193,7 @@ final class MultiAcquisition {
             return;
         }
         HaspLock member = acquired.get(index);
-        CompletableFuture<Void> unlock;
-        try {
-            unlock = member.unlockAsync(member.owner(holderId));
-        } catch (RuntimeException e) {
-            unlock = CompletableFuture.failedFuture(e);
-        }
+        CompletableFuture<Void> unlock = Futures.sent(() -> member.unlockAsync(member.owner(holderId)));
         unlock.whenComplete((ignored, error) -> {
             Throwable first = failure;
             if (error != null) {

@@ -388,12 +388,7 @@ public final class RedLock implements Lock {
         private List<CompletableFuture<Void>> unlockAll() {
             List<CompletableFuture<Void>> unlocks = new ArrayList<>(granted.size());
             for (HaspLock member : granted) {
-                CompletableFuture<Void> unlock;
-                try {
-                    unlock = member.unlockAsync(member.owner(holderId));
-                } catch (RuntimeException e) {
-                    unlock = CompletableFuture.failedFuture(e);
-                }
+                CompletableFuture<Void> unlock = Futures.sent(() -> member.unlockAsync(member.owner(holderId)));
                 unlocks.add(unlock);
             }
             return unlocks;

@@ -138,11 +138,7 @@ final class RedLockAttempt {
     }
 
     private CompletableFuture<Boolean> ask(HaspLock member) {
-        try {
-            return member.tryLockAsync(0, leaseNanos, TimeUnit.NANOSECONDS, member.owner(holderId));
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return Futures.sent(() -> member.tryLockAsync(0, leaseNanos, TimeUnit.NANOSECONDS, member.owner(holderId)));
     }
 
     private void onRound(Part[] parts, long startNanos) {
@@ -292,11 +288,7 @@ final class RedLockAttempt {
     private CompletableFuture<Void> release(List<HaspLock> granted) {
         List<CompletableFuture<Void>> unlocks = new ArrayList<>(granted.size());
         for (HaspLock member : granted) {
-            try {
-                unlocks.add(member.unlockAsync(member.owner(holderId)));
-            } catch (RuntimeException e) {
-                unlocks.add(CompletableFuture.failedFuture(e));
-            }
+            unlocks.add(Futures.sent(() -> member.unlockAsync(member.owner(holderId))));
         }
         return allReleased(unlocks);
     }

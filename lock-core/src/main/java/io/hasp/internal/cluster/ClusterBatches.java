@@ -43,12 +43,7 @@ final class ClusterBatches {
         if (master == null) {
             return bySlot(batch);
         }
-        CompletableFuture<String> onNode;
-        try {
-            onNode = batch.send(cluster.node(master), /* keysDeclared= */ false);
-        } catch (RuntimeException e) {
-            onNode = CompletableFuture.failedFuture(e);
-        }
+        CompletableFuture<String> onNode = Futures.sent(() -> batch.send(cluster.node(master), /* keysDeclared= */ false));
         return onNode.handle((outcome, failure) -> {
             if (failure != null) {
                 if (Futures.unwrap(failure) instanceof RedisServerException) {
@@ -91,12 +86,7 @@ final class ClusterBatches {
         List<CompletableFuture<Void>> calls = new ArrayList<>();
         for (List<Integer> positions : slots.values()) {
             KeyBatch part = slots.size() == 1 ? batch : batch.only(positions);
-            CompletableFuture<String> call;
-            try {
-                call = part.send(cluster, /* keysDeclared= */ true);
-            } catch (RuntimeException e) {
-                call = CompletableFuture.failedFuture(e);
-            }
+            CompletableFuture<String> call = Futures.sent(() -> part.send(cluster, /* keysDeclared= */ true));
             calls.add(call.thenAccept(answer -> {
                 if (answer == null || answer.length() != positions.size()) {
                     throw new IllegalStateException("batch on " + part.keys() + ": unexpected reply " + answer);

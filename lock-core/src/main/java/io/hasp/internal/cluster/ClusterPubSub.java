@@ -175,15 +175,9 @@ public final class ClusterPubSub implements PubSub {
             previous = r.inner;
             generation = ++r.generation;
             r.node = target;
-            DefaultPubSub node = nodes.get(target);
-            if (node == null) {
-                node = open(target);
-            }
-            try {
-                next = node.subscribe(r.channel, r);
-            } catch (RuntimeException e) {
-                next = CompletableFuture.failedFuture(e);
-            }
+            DefaultPubSub known = nodes.get(target);
+            DefaultPubSub node = known != null ? known : open(target);
+            next = Futures.sent(() -> node.subscribe(r.channel, r));
             r.inner = next;
         }
         leave(previous);

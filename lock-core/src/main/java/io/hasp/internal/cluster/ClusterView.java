@@ -79,12 +79,7 @@ public final class ClusterView {
         if (closed || !refreshing.compareAndSet(false, true)) {
             return CompletableFuture.completedFuture(map);
         }
-        CompletableFuture<SlotMap> read;
-        try {
-            read = discover(nodes, sources());
-        } catch (RuntimeException e) {
-            read = CompletableFuture.failedFuture(e);
-        }
+        CompletableFuture<SlotMap> read = Futures.sent(() -> discover(nodes, sources()));
         return read.handle((fresh, failure) -> {
             refreshing.set(false);
             if (fresh != null) {

@@ -174,12 +174,7 @@ final class LeaseRenewer {
             owners.add(hold.owner);
         }
         calls.incrementAndGet();
-        CompletableFuture<String> reply;
-        try {
-            reply = renewal.renew(batch.kind, names, owners, leaseMillis);
-        } catch (RuntimeException e) {
-            reply = CompletableFuture.failedFuture(e);
-        }
+        CompletableFuture<String> reply = Futures.sent(() -> renewal.renew(batch.kind, names, owners, leaseMillis));
         reply.whenComplete((outcome, error) -> {
             try {
                 settle(batch.holds, outcome, error, sentNanos);

@@ -1,6 +1,7 @@
 package io.hasp.internal.lock;
 
 import io.hasp.RedisCommands;
+import io.hasp.internal.Futures;
 import io.hasp.internal.topology.Topology;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
@@ -252,12 +253,7 @@ public final class LockService implements AutoCloseable {
         for (Hold hold : context.holds.onLock(kind, name)) {
             context.holds.end(hold, HoldEnd.RELEASED);
         }
-        CompletableFuture<Boolean> reply;
-        try {
-            reply = kind.forceRelease(context.topology, name);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        CompletableFuture<Boolean> reply = Futures.sent(() -> kind.forceRelease(context.topology, name));
         return reply.thenApply(freed -> {
             if (Boolean.TRUE.equals(freed)) {
                 context.waiters.handOff(kind.channel(name), context.nanoTime());

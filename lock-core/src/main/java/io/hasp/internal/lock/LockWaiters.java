@@ -1,5 +1,6 @@
 package io.hasp.internal.lock;
 
+import io.hasp.internal.Futures;
 import io.hasp.internal.pubsub.PubSub;
 import io.hasp.internal.pubsub.Subscription;
 import io.netty.util.Timeout;
@@ -60,12 +61,7 @@ final class LockWaiters {
     }
 
     private void subscribe(WaitChannel channel) {
-        CompletableFuture<Subscription> subscribing;
-        try {
-            subscribing = pubSub.subscribe(channel.channel, channel);
-        } catch (RuntimeException e) {
-            subscribing = CompletableFuture.failedFuture(e);
-        }
+        CompletableFuture<Subscription> subscribing = Futures.sent(() -> pubSub.subscribe(channel.channel, channel));
         subscribing.whenComplete((subscription, error) -> {
             if (error != null) {
                 channel.closeFailed();

@@ -76,17 +76,22 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         }
         CompletableFuture<ReleaseOutcome> reply;
         try {
-            if (handOver != null) {
-                Successor next = handOver.successor();
-                reply = kind.releaseTo(context.topology, name, owner, latch, leaseMillis, context.latchMillis,
-                        next.owner(), next.leaseMillis());
-            } else {
-                reply = kind.release(context.topology, name, owner, latch, leaseMillis, context.latchMillis);
-            }
+            reply = release();
         } catch (RuntimeException e) {
+            // Not sent. (Not Futures.sent: its lambda costs an allocation per unlock.)
             reply = CompletableFuture.failedFuture(e);
         }
         Futures.whenDone(reply, this);
+    }
+
+    /** Sends the release, handing the lock over when a waiter here was claimed for it. */
+    private CompletableFuture<ReleaseOutcome> release() {
+        if (handOver == null) {
+            return kind.release(context.topology, name, owner, latch, leaseMillis, context.latchMillis);
+        }
+        Successor next = handOver.successor();
+        return kind.releaseTo(context.topology, name, owner, latch, leaseMillis, context.latchMillis, next.owner(),
+                next.leaseMillis());
     }
 
     /**

@@ -2,6 +2,7 @@ package io.hasp.internal.topology;
 
 import io.hasp.HaspConfig;
 import io.hasp.RedisCommands;
+import io.hasp.internal.Futures;
 import io.hasp.internal.connection.CallerAdmission;
 import io.hasp.internal.connection.ConnectionPool;
 import io.hasp.internal.connection.Connector;
@@ -80,11 +81,7 @@ public final class SingleServer implements Topology {
 
     @Override
     public CompletableFuture<String> send(KeyBatch batch) {
-        try {
-            return batch.send(commands, /* keysDeclared= */ true);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return Futures.sent(() -> batch.send(commands, /* keysDeclared= */ true));
     }
 
     /** Whether every pooled connection is lost now (reconnecting); the key does not matter. */
