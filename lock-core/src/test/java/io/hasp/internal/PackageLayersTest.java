@@ -75,6 +75,23 @@ class PackageLayersTest {
         assertEquals(Set.of(), found, "type tests or casts on a topology outside the topologies");
     }
 
+    /**
+     * Rooms stay small enough to walk through: no main source of lock-core over 500 lines, none of the
+     * lock engine over 450 (a file that grows past them is a class doing two jobs).
+     */
+    @Test
+    void noFileIsDoingTwoJobs() {
+        List<String> tooLong = new ArrayList<>();
+        for (Path file : javaFiles(SOURCES.getParent())) {
+            int limit = file.startsWith(SOURCES.resolve("lock")) ? 450 : 500;
+            long lines = read(file).lines().count();
+            if (lines > limit) {
+                tooLong.add(SOURCES.getParent().relativize(file) + ": " + lines + " lines (at most " + limit + ")");
+            }
+        }
+        assertEquals(List.of(), tooLong);
+    }
+
     @Test
     void theSourcesAreWhereThisTestLooks() {
         // Guards the two tests above against passing on an empty tree.

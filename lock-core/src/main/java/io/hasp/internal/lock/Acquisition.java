@@ -2,7 +2,6 @@ package io.hasp.internal.lock;
 
 import io.hasp.RedisClosedException;
 import io.hasp.RedisException;
-import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
 import io.hasp.internal.ParkingFuture;
 import io.hasp.lock.LockOwner;
@@ -206,40 +205,26 @@ final class Acquisition extends Successor implements Stranded {
             result.completeExceptionally(cause);
             return;
         }
-        long delay;
+        int failures;
         synchronized (this) {
             unknownTarget = target;
-            delay = Backoff.COMMAND_RETRY.delayNanos(failedSends++);
-        }
-        if (!Futures.retryable(cause)) {
-            result.completeExceptionally(cause);
-            rollbackIfUnknown();
-            return;
-        }
-        if (bounded) {
-            long left = remainingNanos();
-            if (TimeUnit.NANOSECONDS.toMillis(left) <= 0) {
-                result.complete(false);
-                rollbackIfUnknown();
-                return;
-            }
-            delay = Math.min(delay, left);
-        }
-        synchronized (this) {
-            if (result.isDone()) {
-                delay = -1;
-            } else {
+            failures = failedSends++;
+            if (!result.isDone()) {
                 step = Step.BACKING_OFF;
             }
         }
-        if (delay < 0) {
+        // Sent again after the command backoff, as an unlock is; the deadline's timer ends a wait that runs out.
+        long budgetNanos = bounded ? deadlineNanos : context.nanoTime() + Long.MAX_VALUE / 2;
+        if (result.isDone() || !context.resendLater(this, this::attempt, cause, failures, budgetNanos)) {
+            if (!Futures.retryable(cause)) {
+                result.completeExceptionally(cause);
+            } else if (bounded && remainingNanos() <= 0) {
+                result.complete(false);
+            } else {
+                result.completeExceptionally(new RedisClosedException("the hasp client is closed (" + this + ")"));
+            }
             rollbackIfUnknown();
-            return;
         }
-        if (stranded()) {
-            return;
-        }
-        context.schedule(this::attempt, delay, TimeUnit.NANOSECONDS);
     }
 
     /** The lock is held by another owner for {@code ttl} ms (-1: no expiry): join its waiters, or park. */
