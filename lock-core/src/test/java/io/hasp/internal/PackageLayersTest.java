@@ -39,6 +39,7 @@ class PackageLayersTest {
             "pubsub", Set.of("", "connection"),
             "topology", Set.of("", "connection", "pubsub"),
             "cluster", Set.of("", "connection", "pubsub", "topology"),
+            "sentinel", Set.of("", "connection", "pubsub", "topology"),
             "lock", Set.of("", "connection", "pubsub", "topology"));
 
     @Test
@@ -65,7 +66,8 @@ class PackageLayersTest {
         Set<String> found = new TreeSet<>();
         for (Path file : javaFiles(SOURCES.getParent())) {
             String relative = SOURCES.getParent().relativize(file).toString();
-            if (relative.startsWith("internal/cluster/") || relative.startsWith("internal/topology/")) {
+            if (relative.startsWith("internal/cluster/") || relative.startsWith("internal/topology/")
+                    || relative.startsWith("internal/sentinel/")) {
                 continue;
             }
             if (TOPOLOGY_TYPE_TEST.matcher(read(file)).find()) {

@@ -11,7 +11,7 @@ import io.hasp.RedisException;
 import io.hasp.internal.ClientInternals;
 import io.hasp.internal.cluster.ClusterSlot;
 import io.hasp.internal.cluster.ClusterTopology;
-import io.hasp.internal.cluster.NodeAddress;
+import io.hasp.internal.topology.NodeAddress;
 import io.hasp.internal.pubsub.ChannelKind;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldLostException;

@@ -3,6 +3,7 @@ package io.hasp.internal.cluster;
 import io.hasp.RedisServerException;
 import io.hasp.internal.Futures;
 import io.hasp.internal.topology.KeyBatch;
+import io.hasp.internal.topology.NodeAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -10,6 +10,7 @@ import io.hasp.Script;
 import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
 import io.hasp.internal.connection.NotSentException;
+import io.hasp.internal.topology.NodeAddress;
 import io.netty.util.Timer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -8,6 +8,7 @@ import io.hasp.internal.connection.ConnectionPool;
 import io.hasp.internal.connection.Connector;
 import io.hasp.internal.connection.RedisConnection;
 import io.hasp.internal.connection.Transport;
+import io.hasp.internal.topology.NodeAddress;
 import io.netty.channel.EventLoop;
 import io.netty.util.Timer;
 import java.util.ArrayList;

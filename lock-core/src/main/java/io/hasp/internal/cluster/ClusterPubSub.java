@@ -9,6 +9,7 @@ import io.hasp.internal.pubsub.DefaultPubSub;
 import io.hasp.internal.pubsub.MessageListener;
 import io.hasp.internal.pubsub.PubSub;
 import io.hasp.internal.pubsub.Subscription;
+import io.hasp.internal.topology.NodeAddress;
 import io.netty.util.Timer;
 import java.util.ArrayList;
 import java.util.HashMap;

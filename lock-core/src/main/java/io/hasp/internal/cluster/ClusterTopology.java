@@ -9,6 +9,7 @@ import io.hasp.internal.pubsub.ChannelKind;
 import io.hasp.internal.pubsub.DefaultPubSub;
 import io.hasp.internal.pubsub.PubSub;
 import io.hasp.internal.topology.KeyBatch;
+import io.hasp.internal.topology.NodeAddress;
 import io.hasp.internal.topology.Topology;
 import io.netty.channel.EventLoop;
 import io.netty.util.Timer;

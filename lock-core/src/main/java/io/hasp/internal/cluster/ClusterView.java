@@ -6,6 +6,7 @@ import io.hasp.RedisServerException;
 import io.hasp.Replies;
 import io.hasp.internal.Futures;
 import io.hasp.internal.pubsub.ChannelKind;
+import io.hasp.internal.topology.NodeAddress;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.time.Duration;

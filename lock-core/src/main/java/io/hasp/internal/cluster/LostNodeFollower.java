@@ -1,6 +1,7 @@
 package io.hasp.internal.cluster;
 
 import io.hasp.internal.Backoff;
+import io.hasp.internal.topology.NodeAddress;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;

@@ -1,5 +1,6 @@
 package io.hasp.internal.cluster;
 
+import io.hasp.internal.topology.NodeAddress;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,6 +1,7 @@
 package io.hasp.internal.cluster;
 
 import io.hasp.RedisProtocolException;
+import io.hasp.internal.topology.NodeAddress;
 import io.hasp.resp.RespArray;
 import io.hasp.resp.RespBulkString;
 import io.hasp.resp.RespInteger;

@@ -11,6 +11,7 @@ import io.hasp.RedisConnectionException;
 import io.hasp.Replies;
 import io.hasp.Script;
 import io.hasp.internal.connection.ClientRig;
+import io.hasp.internal.topology.NodeAddress;
 import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisCluster;
 import io.hasp.testing.RedisProbe;

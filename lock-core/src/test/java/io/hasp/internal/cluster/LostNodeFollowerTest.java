@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspConfig;
+import io.hasp.internal.topology.NodeAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -10,6 +10,7 @@ import io.hasp.HaspConfig;
 import io.hasp.RedisProtocolException;
 import io.hasp.RedisServerException;
 import io.hasp.Replies;
+import io.hasp.internal.topology.NodeAddress;
 import io.hasp.resp.RespArray;
 import io.hasp.resp.RespBulkString;
 import io.hasp.resp.RespInteger;

@@ -1,7 +1,7 @@
-package io.hasp.internal.cluster;
+package io.hasp.internal.topology;
 
 /**
- * A cluster node's client address as the cluster announces it.
+ * A server's client address: a cluster node's as the cluster announces it, a master's as the sentinels name it.
  *
  * @param host its host name or IP address
  * @param port its client port
