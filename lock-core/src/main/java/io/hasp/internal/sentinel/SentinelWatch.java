@@ -1,0 +1,151 @@
+package io.hasp.internal.sentinel;
+
+import io.hasp.internal.Futures;
+import io.hasp.internal.pubsub.PubSub;
+import io.hasp.internal.topology.NodeAddress;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tells of master switches in a Sentinel deployment as soon as a sentinel announces one: it listens to
+ * {@code +switch-master} on every sentinel it can reach, and, for the switches those messages miss (a
+ * sentinel down, a connection lost at that moment, all of them unreachable at start), asks for the
+ * master ({@link SentinelDiscovery}) every {@code checkEvery}. Each new master is reported once, in
+ * the order seen, on an event-loop or timer thread: the callback must not block. Thread-safe.
+ */
+public final class SentinelWatch implements AutoCloseable {
+
+    /** The channel on which a sentinel announces {@code <name> <old-ip> <old-port> <new-ip> <new-port>}. */
+    static final String SWITCH_CHANNEL = "+switch-master";
+
+    private static final Logger log = LoggerFactory.getLogger(SentinelWatch.class);
+
+    private final SentinelDiscovery discovery;
+    private final List<NodeAddress> sentinels;
+    private final Function<NodeAddress, CompletableFuture<PubSub>> open;
+    private final Timer timer;
+    private final long checkMillis;
+    private final Consumer<NodeAddress> onSwitch;
+    private final AtomicReference<NodeAddress> master = new AtomicReference<>();
+    private final List<PubSub> listening = new CopyOnWriteArrayList<>();
+    private volatile Timeout check;
+    private volatile boolean closed;
+
+    /**
+     * @param discovery asks the sentinels for the master (the periodic check)
+     * @param sentinels the sentinels to listen to
+     * @param open opens a started pub/sub connection to a sentinel; the watch closes it
+     * @param timer the client's timer, for the periodic check
+     * @param checkMillis the period of the check, &gt; 0
+     * @param onSwitch told of each new master
+     */
+    public SentinelWatch(SentinelDiscovery discovery, List<NodeAddress> sentinels,
+            Function<NodeAddress, CompletableFuture<PubSub>> open, Timer timer, long checkMillis,
+            Consumer<NodeAddress> onSwitch) {
+        if (checkMillis <= 0) {
+            throw new IllegalArgumentException("checkMillis: " + checkMillis + " (expected: > 0)");
+        }
+        this.discovery = discovery;
+        this.sentinels = List.copyOf(sentinels);
+        this.open = open;
+        this.timer = timer;
+        this.checkMillis = checkMillis;
+        this.onSwitch = onSwitch;
+    }
+
+    /**
+     * Starts watching from {@code current}, the master found at start.
+     *
+     * @return completes once every sentinel listens or failed to (a failure is logged; the periodic
+     *     check covers what that sentinel would have said)
+     */
+    public CompletableFuture<Void> start(NodeAddress current) {
+        master.set(current);
+        List<CompletableFuture<Void>> subscribed = new ArrayList<>();
+        for (NodeAddress sentinel : sentinels) {
+            subscribed.add(Futures.sent(() -> open.apply(sentinel))
+                    .thenCompose(pubSub -> {
+                        listening.add(pubSub);
+                        if (closed) {
+                            pubSub.close();
+                        }
+                        return pubSub.subscribe(SWITCH_CHANNEL, this::announced);
+                    })
+                    .handle((subscription, failure) -> {
+                        if (failure != null) {
+                            log.info("sentinel {} is not listened to for switches of '{}' (the check every {} ms"
+                                    + " still is): {}", sentinel, discovery.masterName(), checkMillis,
+                                    Futures.unwrap(failure).toString());
+                        }
+                        return null;
+                    }));
+        }
+        scheduleCheck();
+        return CompletableFuture.allOf(subscribed.toArray(new CompletableFuture<?>[0]));
+    }
+
+    /** The master as last seen: the one found at start, or the latest switch. */
+    public NodeAddress master() {
+        return master.get();
+    }
+
+    /** A message on {@link #SWITCH_CHANNEL}; package-private for tests. */
+    void announced(String channel, String message) {
+        String[] fields = message.split(" ");
+        if (fields.length != 5 || !fields[0].equals(discovery.masterName())) {
+            return;   // another master's switch, or a message of another form
+        }
+        try {
+            switchTo(new NodeAddress(fields[3], Integer.parseInt(fields[4])));
+        } catch (IllegalArgumentException malformed) {
+            log.warn("sentinel announced a switch of '{}' hasp cannot read: {}", discovery.masterName(), message);
+        }
+    }
+
+    private void switchTo(NodeAddress next) {
+        NodeAddress before = master.getAndSet(next);
+        if (!next.equals(before) && !closed) {
+            log.info("master of '{}' switched from {} to {}", discovery.masterName(), before, next);
+            onSwitch.accept(next);
+        }
+    }
+
+    private void scheduleCheck() {
+        if (closed) {
+            return;
+        }
+        try {
+            check = timer.newTimeout(t -> discovery.master().whenComplete((found, failure) -> {
+                if (found != null) {
+                    switchTo(found);
+                }
+                scheduleCheck();
+            }), checkMillis, TimeUnit.MILLISECONDS);
+        } catch (IllegalStateException timerStopped) {
+            // the client is closing
+        }
+    }
+
+    /** Stops the check and closes the sentinels' pub/sub connections. */
+    @Override
+    public void close() {
+        closed = true;
+        Timeout t = check;
+        if (t != null) {
+            t.cancel();
+        }
+        for (PubSub pubSub : listening) {
+            pubSub.close();
+        }
+    }
+}

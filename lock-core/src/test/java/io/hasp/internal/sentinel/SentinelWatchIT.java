@@ -1,0 +1,133 @@
+package io.hasp.internal.sentinel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hasp.HaspConfig;
+import io.hasp.RedisConnectionException;
+import io.hasp.internal.cluster.ClusterNodes;
+import io.hasp.internal.connection.ClientRig;
+import io.hasp.internal.connection.Connector;
+import io.hasp.internal.connection.RedisConnection;
+import io.hasp.internal.pubsub.DefaultPubSub;
+import io.hasp.internal.pubsub.PubSub;
+import io.hasp.internal.topology.NodeAddress;
+import io.hasp.testing.Conditions;
+import io.hasp.testing.RedisSentinel;
+import io.hasp.testing.RedisServer;
+import io.netty.channel.EventLoop;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Master switches of a real Sentinel deployment reported by the watch: through the sentinels'
+ * {@code +switch-master} messages (the periodic check set too long to matter), through the periodic
+ * check alone (no sentinel listened to), once each, and only for the watched master name.
+ */
+class SentinelWatchIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+    private static RedisSentinel deployment;
+    private ClientRig rig;
+    private ClusterNodes connections;
+    private Connector settings;
+    private SentinelWatch watch;
+    private final List<NodeAddress> switches = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        deployment = RedisSentinel.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        deployment.close();
+    }
+
+    @BeforeEach
+    void connect() {
+        HaspConfig config = HaspConfig.builder().commandTimeout(Duration.ofSeconds(2))
+                .connectTimeout(Duration.ofSeconds(1)).build();
+        rig = new ClientRig(config, 1);
+        connections = new ClusterNodes(config, rig.transport, rig.timer);
+        settings = new Connector(config, rig.transport);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        if (watch != null) {
+            watch.close();
+        }
+        connections.close().get(30, TimeUnit.SECONDS);
+        rig.close();
+    }
+
+    private static NodeAddress address(RedisServer server) {
+        return new NodeAddress(server.host(), server.port());
+    }
+
+    private static List<NodeAddress> sentinels() {
+        List<NodeAddress> addresses = new ArrayList<>();
+        for (RedisServer sentinel : deployment.sentinels()) {
+            addresses.add(address(sentinel));
+        }
+        return addresses;
+    }
+
+    /** A started pub/sub connection to the sentinel at {@code address}. */
+    private CompletableFuture<PubSub> listen(NodeAddress address) {
+        DefaultPubSub pubSub = new DefaultPubSub(push -> new RedisConnection("sentinel",
+                settings.at(address.host(), address.port()), (EventLoop) rig.transport.group().next(), rig.timer, push),
+                rig.timer, 2_000);
+        return pubSub.connection().start().thenApply(v -> pubSub);
+    }
+
+    private SentinelWatch watch(Function<NodeAddress, CompletableFuture<PubSub>> open, long checkMillis) {
+        SentinelDiscovery discovery = new SentinelDiscovery(sentinels(), RedisSentinel.MASTER_NAME, connections::of);
+        watch = new SentinelWatch(discovery, sentinels(), open, rig.timer, checkMillis, switches::add);
+        return watch;
+    }
+
+    @Test
+    void theSentinelsAnnounceARequestedFailover() throws Exception {
+        NodeAddress before = address(deployment.master());
+        // The check once a minute: only the sentinels' messages can report the switch in time.
+        watch(this::listen, 60_000).start(before).get(30, TimeUnit.SECONDS);
+        NodeAddress promoted = address(deployment.failover());
+        assertTrue(Conditions.await(DEADLINE, () -> !switches.isEmpty()), "a switch reported");
+        assertEquals(List.of(promoted), switches, "reported once, though every sentinel announces it");
+        assertEquals(promoted, watch.master());
+    }
+
+    @Test
+    void theCheckFindsASwitchWhenNoSentinelCanBeListenedTo() throws Exception {
+        NodeAddress before = address(deployment.master());
+        watch(sentinel -> CompletableFuture.failedFuture(new RedisConnectionException("refused in this test", null)), 200)
+                .start(before).get(30, TimeUnit.SECONDS);
+        NodeAddress promoted = address(deployment.killMaster());
+        assertTrue(Conditions.await(DEADLINE, () -> !switches.isEmpty()), "a switch found by the check");
+        assertEquals(List.of(promoted), switches);
+        deployment.dataNodes().stream().filter(node -> !node.isRunning()).forEach(RedisServer::restart);
+    }
+
+    @Test
+    void onlyTheWatchedMastersSwitchesCount() {
+        SentinelWatch unstarted = watch(sentinel -> new CompletableFuture<>(), 60_000);
+        unstarted.announced(SentinelWatch.SWITCH_CHANNEL, "orders 127.0.0.1 7000 127.0.0.1 7001");
+        unstarted.announced(SentinelWatch.SWITCH_CHANNEL, RedisSentinel.MASTER_NAME + " 127.0.0.1 7000");
+        assertEquals(List.of(), switches);
+        unstarted.announced(SentinelWatch.SWITCH_CHANNEL, RedisSentinel.MASTER_NAME + " 127.0.0.1 7000 127.0.0.1 7001");
+        assertEquals(List.of(new NodeAddress("127.0.0.1", 7001)), switches);
+    }
+}
