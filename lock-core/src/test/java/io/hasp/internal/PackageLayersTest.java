@@ -31,7 +31,7 @@ class PackageLayersTest {
             Pattern.MULTILINE);
     /** The topology implementations: nothing outside their own packages may test for them. */
     private static final Pattern TOPOLOGY_TYPE_TEST = Pattern.compile(
-            "instanceof\\s+(ClusterCommands|ClusterTopology|SingleServer|DefaultRedisCommands|ClusterNodes)\\b|\\((ClusterCommands|ClusterTopology|SingleServer)\\)");
+            "instanceof\\s+(ClusterCommands|ClusterTopology|SingleServer|DefaultRedisCommands|NodeConnections)\\b|\\((ClusterCommands|ClusterTopology|SingleServer)\\)");
 
     /** What each internal package may import of the other internal packages ("" is the top-level utilities). */
     private static final Map<String, Set<String>> ALLOWED = Map.of(

@@ -11,6 +11,7 @@ import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
 import io.hasp.internal.connection.NotSentException;
 import io.hasp.internal.topology.NodeAddress;
+import io.hasp.internal.topology.NodeConnections;
 import io.netty.util.Timer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,7 +39,7 @@ public final class ClusterCommands implements RedisCommands {
     /** How many MOVED or ASK redirects one command (or subscription) follows before it fails. */
     static final int MAX_REDIRECTS = 5;
 
-    private final ClusterNodes nodes;
+    private final NodeConnections nodes;
     private final ClusterView view;
     private final Timer timer;
     private final long retryBudgetNanos;
@@ -49,7 +50,7 @@ public final class ClusterCommands implements RedisCommands {
      * @param timer the client's timer, for pauses between retries
      * @param retryBudgetMillis how long TRYAGAIN and CLUSTERDOWN are retried for
      */
-    public ClusterCommands(ClusterNodes nodes, ClusterView view, Timer timer, long retryBudgetMillis) {
+    public ClusterCommands(NodeConnections nodes, ClusterView view, Timer timer, long retryBudgetMillis) {
         this.nodes = nodes;
         this.view = view;
         this.timer = timer;

@@ -10,6 +10,7 @@ import io.hasp.internal.pubsub.DefaultPubSub;
 import io.hasp.internal.pubsub.PubSub;
 import io.hasp.internal.topology.KeyBatch;
 import io.hasp.internal.topology.NodeAddress;
+import io.hasp.internal.topology.NodeConnections;
 import io.hasp.internal.topology.Topology;
 import io.netty.channel.EventLoop;
 import io.netty.util.Timer;
@@ -19,7 +20,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A Redis Cluster ({@code redis-cluster://}): one command connection per master ({@link ClusterNodes}),
+ * A Redis Cluster ({@code redis-cluster://}): one command connection per master ({@link NodeConnections}),
  * its view of the slots, kept current ({@link ClusterView}), commands routed by slot ({@link ClusterCommands}), unlock messages on sharded channels where the
  * cluster has them (7.0+, as Redisson 4.x chooses) with a pub/sub connection on each master where
  * waiters listen ({@link ClusterPubSub}), and watchdog batches sent one call per master
@@ -29,7 +30,7 @@ import java.util.concurrent.CompletableFuture;
 public final class ClusterTopology implements Topology {
 
     private final HaspConfig config;
-    private final ClusterNodes nodes;
+    private final NodeConnections nodes;
     private final ClusterView view;
     private final ClusterCommands commands;
     private final ClusterPubSub pubSub;
@@ -43,7 +44,7 @@ public final class ClusterTopology implements Topology {
     public ClusterTopology(HaspConfig config, Transport transport, Timer timer) {
         this.config = config;
         long timeoutMillis = config.commandTimeout().toMillis();
-        this.nodes = new ClusterNodes(config, transport, timer);
+        this.nodes = new NodeConnections(config, transport, timer);
         this.view = new ClusterView(nodes, seeds(config), SlotMap.empty(), timer);
         this.commands = new ClusterCommands(nodes, view, timer, 2 * timeoutMillis);
         // Each node's subscriptions have a connection of their own.

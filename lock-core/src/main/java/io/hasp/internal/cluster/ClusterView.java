@@ -7,6 +7,7 @@ import io.hasp.Replies;
 import io.hasp.internal.Futures;
 import io.hasp.internal.pubsub.ChannelKind;
 import io.hasp.internal.topology.NodeAddress;
+import io.hasp.internal.topology.NodeConnections;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.time.Duration;
@@ -34,7 +35,7 @@ public final class ClusterView {
     /** The shortest pause between two topology reads started by commands for slots without a master. */
     static final Duration UNROUTED_REFRESH_PAUSE = Duration.ofSeconds(1);
 
-    private final ClusterNodes nodes;
+    private final NodeConnections nodes;
     private final List<NodeAddress> seeds;
     private final Timer timer;
     private final AtomicBoolean refreshing = new AtomicBoolean();
@@ -54,7 +55,7 @@ public final class ClusterView {
      * @param map the topology to start from
      * @param timer the client's timer, for periodic refreshes and the lost-node follower
      */
-    public ClusterView(ClusterNodes nodes, List<NodeAddress> seeds, SlotMap map, Timer timer) {
+    public ClusterView(NodeConnections nodes, List<NodeAddress> seeds, SlotMap map, Timer timer) {
         this.nodes = nodes;
         this.seeds = List.copyOf(seeds);
         this.map = map;
@@ -222,11 +223,11 @@ public final class ClusterView {
      *
      * @return completes with the map, or fails naming every seed's failure
      */
-    public static CompletableFuture<SlotMap> discover(ClusterNodes nodes, List<NodeAddress> seeds) {
+    public static CompletableFuture<SlotMap> discover(NodeConnections nodes, List<NodeAddress> seeds) {
         return discover(nodes, seeds, 0, new ArrayList<>());
     }
 
-    private static CompletableFuture<SlotMap> discover(ClusterNodes nodes, List<NodeAddress> seeds, int index,
+    private static CompletableFuture<SlotMap> discover(NodeConnections nodes, List<NodeAddress> seeds, int index,
             List<String> failures) {
         if (index == seeds.size()) {
             return CompletableFuture.failedFuture(new RedisConnectionException(

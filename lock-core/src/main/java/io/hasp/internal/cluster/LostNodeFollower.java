@@ -2,6 +2,7 @@ package io.hasp.internal.cluster;
 
 import io.hasp.internal.Backoff;
 import io.hasp.internal.topology.NodeAddress;
+import io.hasp.internal.topology.NodeConnections;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -34,7 +35,7 @@ final class LostNodeFollower {
     static final Duration MAX_PAUSE = Duration.ofSeconds(1);
     private static final Backoff PAUSES = new Backoff(MIN_PAUSE, MAX_PAUSE, 0.2);
 
-    private final ClusterNodes nodes;
+    private final NodeConnections nodes;
     private final Supplier<SlotMap> map;
     private final Supplier<CompletableFuture<SlotMap>> refresh;
     private final Scheduler scheduler;
@@ -57,7 +58,7 @@ final class LostNodeFollower {
      * @param scheduler the client's timer
      * @param clock {@link System#nanoTime()}, or a test's
      */
-    LostNodeFollower(ClusterNodes nodes, Supplier<SlotMap> map, Supplier<CompletableFuture<SlotMap>> refresh,
+    LostNodeFollower(NodeConnections nodes, Supplier<SlotMap> map, Supplier<CompletableFuture<SlotMap>> refresh,
             Scheduler scheduler, LongSupplier clock) {
         this.nodes = nodes;
         this.map = map;

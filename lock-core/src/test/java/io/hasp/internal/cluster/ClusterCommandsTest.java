@@ -12,6 +12,7 @@ import io.hasp.Replies;
 import io.hasp.Script;
 import io.hasp.internal.connection.ClientRig;
 import io.hasp.internal.topology.NodeAddress;
+import io.hasp.internal.topology.NodeConnections;
 import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisCluster;
 import io.hasp.testing.RedisProbe;
@@ -40,7 +41,7 @@ class ClusterCommandsTest {
 
     private static RedisCluster cluster;
     private ClientRig rig;
-    private ClusterNodes nodes;
+    private NodeConnections nodes;
     private ClusterView view;
     private ClusterCommands commands;
 
@@ -58,7 +59,7 @@ class ClusterCommandsTest {
     void connect() throws Exception {
         HaspConfig config = HaspConfig.builder().commandTimeout(Duration.ofSeconds(5)).connectTimeout(Duration.ofSeconds(2)).build();
         rig = new ClientRig(config, 2);
-        nodes = new ClusterNodes(config, rig.transport, rig.timer);
+        nodes = new NodeConnections(config, rig.transport, rig.timer);
         SlotMap map = ClusterView.discover(nodes, seeds()).get(30, TimeUnit.SECONDS);
         view = new ClusterView(nodes, seeds(), map, rig.timer);
         commands = new ClusterCommands(nodes, view, rig.timer, 5_000);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspConfig;
 import io.hasp.internal.topology.NodeAddress;
+import io.hasp.internal.topology.NodeConnections;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The search for a lost node's successor, without a server: the topology reads are scripted, the pauses
- * run when the test says, and no node is connected (a {@link ClusterNodes} that never opened one).
+ * run when the test says, and no node is connected (a {@link NodeConnections} that never opened one).
  */
 class LostNodeFollowerTest {
 
@@ -25,7 +26,7 @@ class LostNodeFollowerTest {
     private static final NodeAddress B = new NodeAddress("127.0.0.1", 7001);
     private static final NodeAddress B_REPLICA = new NodeAddress("127.0.0.1", 7004);
 
-    private final ClusterNodes nodes = new ClusterNodes(HaspConfig.builder().build(), null, null);
+    private final NodeConnections nodes = new NodeConnections(HaspConfig.builder().build(), null, null);
     private final AtomicReference<SlotMap> map = new AtomicReference<>(twoMasters(B));
     /** What each read finds; the last one again once they run out. */
     private final Deque<SlotMap> reads = new ArrayDeque<>();

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspConfig;
 import io.hasp.RedisConnectionException;
-import io.hasp.internal.cluster.ClusterNodes;
+import io.hasp.internal.topology.NodeConnections;
 import io.hasp.internal.connection.ClientRig;
 import io.hasp.internal.topology.NodeAddress;
 import io.hasp.testing.RedisSentinel;
@@ -41,7 +41,7 @@ class SentinelDiscoveryIT {
 
     private static RedisSentinel deployment;
     private ClientRig rig;
-    private ClusterNodes connections;
+    private NodeConnections connections;
 
     @BeforeAll
     static void start() {
@@ -58,7 +58,7 @@ class SentinelDiscoveryIT {
         HaspConfig config = HaspConfig.builder().commandTimeout(Duration.ofSeconds(2))
                 .connectTimeout(Duration.ofSeconds(1)).build();
         rig = new ClientRig(config, 1);
-        connections = new ClusterNodes(config, rig.transport, rig.timer);
+        connections = new NodeConnections(config, rig.transport, rig.timer);
     }
 
     @AfterEach

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspConfig;
 import io.hasp.RedisConnectionException;
-import io.hasp.internal.cluster.ClusterNodes;
+import io.hasp.internal.topology.NodeConnections;
 import io.hasp.internal.connection.ClientRig;
 import io.hasp.internal.connection.Connector;
 import io.hasp.internal.connection.RedisConnection;
@@ -40,7 +40,7 @@ class SentinelWatchIT {
 
     private static RedisSentinel deployment;
     private ClientRig rig;
-    private ClusterNodes connections;
+    private NodeConnections connections;
     private Connector settings;
     private SentinelWatch watch;
     private final List<NodeAddress> switches = new CopyOnWriteArrayList<>();
@@ -60,7 +60,7 @@ class SentinelWatchIT {
         HaspConfig config = HaspConfig.builder().commandTimeout(Duration.ofSeconds(2))
                 .connectTimeout(Duration.ofSeconds(1)).build();
         rig = new ClientRig(config, 1);
-        connections = new ClusterNodes(config, rig.transport, rig.timer);
+        connections = new NodeConnections(config, rig.transport, rig.timer);
         settings = new Connector(config, rig.transport);
     }
 

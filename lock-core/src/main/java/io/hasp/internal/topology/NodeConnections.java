@@ -1,14 +1,12 @@
-package io.hasp.internal.cluster;
+package io.hasp.internal.topology;
 
 import io.hasp.HaspConfig;
 import io.hasp.RedisCommands;
-import io.hasp.internal.topology.DefaultRedisCommands;
 import io.hasp.internal.connection.ConnectionListener;
 import io.hasp.internal.connection.ConnectionPool;
 import io.hasp.internal.connection.Connector;
 import io.hasp.internal.connection.RedisConnection;
 import io.hasp.internal.connection.Transport;
-import io.hasp.internal.topology.NodeAddress;
 import io.netty.channel.EventLoop;
 import io.netty.util.Timer;
 import java.util.ArrayList;
@@ -21,12 +19,13 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.function.Consumer;
 
 /**
- * The commands of each cluster node, opened on first use: one multiplexed connection per node
- * (so that {@code ASKING} and the command after it travel in order on one connection), with the
- * client's settings but the node's address. The connection starts in the background; commands
+ * The commands of each server of a deployment by address, opened on first use: a cluster's nodes, a
+ * Sentinel deployment's sentinels and data nodes. One multiplexed connection per server (so that, on a
+ * cluster, {@code ASKING} and the command after it travel in order on one connection), with the
+ * client's settings but the server's address. The connection starts in the background; commands
  * sent meanwhile wait for it, up to their timeout. Thread-safe.
  */
-public final class ClusterNodes {
+public final class NodeConnections {
 
     private final Transport transport;
     /** The configured settings: each node's connector is this one at the node's address. */
@@ -44,7 +43,7 @@ public final class ClusterNodes {
      * @param transport the client's event loops
      * @param timer the client's timer
      */
-    public ClusterNodes(HaspConfig config, Transport transport, Timer timer) {
+    public NodeConnections(HaspConfig config, Transport transport, Timer timer) {
         this.transport = transport;
         this.settings = new Connector(config, transport);
         this.timer = timer;
