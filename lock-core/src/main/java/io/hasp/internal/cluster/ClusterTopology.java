@@ -98,6 +98,12 @@ public final class ClusterTopology implements Topology {
         return batches.send(batch);
     }
 
+    /** After a failover or a moved slot: the view saw some slot get another master. */
+    @Override
+    public void onMastersMoved(Runnable listener) {
+        view.onMastersMoved(listener);
+    }
+
     @Override
     public boolean knownDown(String key) {
         return view.knownDown(key);

@@ -46,6 +46,7 @@ public final class ClusterView {
     private volatile SlotMap map;
     private volatile ChannelKind channelKind = ChannelKind.CLASSIC;
     private volatile Runnable topologyListener = () -> { };
+    private volatile Runnable mastersMovedListener = () -> { };
     private volatile Timeout periodic;
     private volatile boolean closed;
 
@@ -121,10 +122,22 @@ public final class ClusterView {
         this.topologyListener = listener;
     }
 
+    /**
+     * Runs {@code listener} (on whichever thread changed it; it must not block) after a change of the map
+     * that gives some slot another master ({@link SlotMap#movedMastersSince}).
+     */
+    public void onMastersMoved(Runnable listener) {
+        this.mastersMovedListener = listener;
+    }
+
     private void replaceMap(SlotMap fresh) {
+        SlotMap before = map;
         map = fresh;
         try {
             topologyListener.run();
+            if (fresh.movedMastersSince(before)) {
+                mastersMovedListener.run();
+            }
         } catch (RuntimeException e) {
             log.warn("cluster topology listener failed", e);
         }

@@ -53,6 +53,23 @@ public final class SlotMap {
         return new SlotMap(moved, Collections.unmodifiableMap(known));
     }
 
+    /**
+     * Whether some slot has a master here other than its master in {@code before} (a slot that had none
+     * counts): a failover, or a slot moved. Never for the first map ({@code before} knows no master).
+     */
+    public boolean movedMastersSince(SlotMap before) {
+        if (before.masters().isEmpty()) {
+            return false;
+        }
+        for (int slot = 0; slot < masterBySlot.length; slot++) {
+            NodeAddress now = masterBySlot[slot];
+            if (now != null && !now.equals(before.masterBySlot[slot])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** How many slots have a master. */
     public int coveredSlots() {
         int covered = 0;

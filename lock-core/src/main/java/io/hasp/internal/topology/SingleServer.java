@@ -84,6 +84,11 @@ public final class SingleServer implements Topology {
         return Futures.sent(() -> batch.send(commands, /* keysDeclared= */ true));
     }
 
+    /** Never: the one server serves every key for the client's whole life. */
+    @Override
+    public void onMastersMoved(Runnable listener) {
+    }
+
     /** Whether every pooled connection is lost now (reconnecting); the key does not matter. */
     @Override
     public boolean knownDown(String key) {

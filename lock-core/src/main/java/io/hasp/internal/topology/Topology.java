@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
  *   <li>{@link #batchGroup} and {@link #send(KeyBatch)}: how the watchdog's batches over many locks are
  *       grouped and sent (one call per server);</li>
  *   <li>{@link #knownDown}: whether a command on a key would only wait for a reconnect now;</li>
+ *   <li>{@link #onMastersMoved}: telling the engine that holds may have moved with a master;</li>
  *   <li>{@link #start()} and {@link #close()}: connecting (and upkeep, such as topology refreshes), and
  *       stopping all of it.</li>
  * </ul>
@@ -51,6 +52,14 @@ public interface Topology {
      * a key's {@code '0'} is only answered on the word of the server that serves the key.
      */
     CompletableFuture<String> send(KeyBatch batch);
+
+    /**
+     * Runs {@code listener} whenever the server that serves some keys changed (a failover, a master
+     * switch, a moved slot): holds kept there may be gone, and the lock engine checks them at once
+     * instead of at its next watchdog pass. One listener, the client's lock engine; it runs on an
+     * event-loop or timer thread and must not block.
+     */
+    void onMastersMoved(Runnable listener);
 
     /**
      * Whether a command on {@code key} has nowhere to go now: every connection to the server that serves

@@ -164,7 +164,11 @@ class ClusterCommandsTest {
 
     @Test
     void aSlotMovedWithoutAnyCommandIsLearntByThePeriodicRefresh() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger mastersMoved = new java.util.concurrent.atomic.AtomicInteger();
+        view.onMastersMoved(mastersMoved::incrementAndGet);
         view.refreshEvery(100);
+        Conditions.await(Duration.ofSeconds(2), () -> view.refreshes() >= 2);
+        assertEquals(0, mastersMoved.get(), "refreshes that find the same masters tell no one");
         String key = "{periodic}:k";
         int slot = ClusterSlot.of(key);
         RedisServer from = cluster.masterOf(slot);
@@ -172,6 +176,7 @@ class ClusterCommandsTest {
         assertEquals("OK", commands.set(key, "v").get(10, TimeUnit.SECONDS));
         migrate(slot, from, to, key, /* finish= */ true);
         awaitMaster(slot, address(to), "the periodic refresh");
+        assertTrue(mastersMoved.get() >= 1, "the lock engine is told that a slot has another master");
     }
 
     private void awaitMaster(int slot, NodeAddress expected, String what) {

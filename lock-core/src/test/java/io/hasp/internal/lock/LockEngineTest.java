@@ -44,17 +44,18 @@ class LockEngineTest {
     private final ManualTimer timer = new ManualTimer();
     private final MemoryPubSub pubSub = new MemoryPubSub();
     private final MemoryKind kind = new MemoryKind(timer::nanoTime, pubSub);
+    private final PartsTopology hereTopology = new PartsTopology(NO_SERVER, pubSub);
     private LockService here;
     private LockService elsewhere;
 
     @BeforeEach
     void services() {
-        here = service("here");
-        elsewhere = service("elsewhere");
+        here = service("here", hereTopology);
+        elsewhere = service("elsewhere", new PartsTopology(NO_SERVER, pubSub));
     }
 
-    private LockService service(String clientId) {
-        return new LockService(clientId, new PartsTopology(NO_SERVER, pubSub), timer, Duration.ofSeconds(30), Duration.ofMillis(10),
+    private LockService service(String clientId, PartsTopology topology) {
+        return new LockService(clientId, topology, timer, Duration.ofSeconds(30), Duration.ofMillis(10),
                 Duration.ofSeconds(3), timer::nanoTime);
     }
 
@@ -181,6 +182,20 @@ class LockEngineTest {
         kind.forget(NAME);
         timer.advance(11, TimeUnit.SECONDS);
         assertEquals(HoldEnd.LOST, end.join());
+    }
+
+    @Test
+    void aMasterChangeChecksEveryHoldAtOnce() {
+        LockOwner owner = here.owner(1);
+        assertTrue(here.tryAcquire(kind, NAME, owner, WATCHDOG, 0).join());
+        LockOwner kept = here.owner(2);
+        assertTrue(here.tryAcquire(kind, "kept", kept, WATCHDOG, 0).join());
+        CompletableFuture<HoldEnd> end = here.holdEnd(kind, NAME, owner);
+        kind.forget(NAME);   // the new master never had this grant
+        hereTopology.mastersMoved();
+        assertEquals(HoldEnd.LOST, end.getNow(null), "found gone at once, no timer tick in between");
+        assertFalse(here.holdEnd(kind, "kept", kept).isDone(), "a hold the new master has is kept");
+        assertEquals(1, here.heldLocks(kind));
     }
 
     @Test

@@ -9,20 +9,49 @@ import io.hasp.internal.topology.Topology;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A one-server {@link Topology} made of given parts, for engine tests that put their own commands
+ * A one-server {@link Topology} made of given parts (and a master change the test announces), for engine tests that put their own commands
  * (counting, proxied, recording) or another client's subscriptions under a {@link LockService}. It
  * starts and closes nothing: the parts belong to the test's clients.
  */
-record PartsTopology(RedisCommands commands, PubSub pubSub) implements Topology {
+final class PartsTopology implements Topology {
 
     private static final Object ONE_SERVER = "the one server";
+
+    private final RedisCommands commands;
+    private final PubSub pubSub;
+    private volatile Runnable mastersMoved = () -> { };
+
+    PartsTopology(RedisCommands commands, PubSub pubSub) {
+        this.commands = commands;
+        this.pubSub = pubSub;
+    }
+
+    @Override
+    public RedisCommands commands() {
+        return commands;
+    }
+
+    @Override
+    public PubSub pubSub() {
+        return pubSub;
+    }
+
+    /** Tells the engine, as a topology would after a failover, that some keys have another master now. */
+    void mastersMoved() {
+        mastersMoved.run();
+    }
+
+    @Override
+    public void onMastersMoved(Runnable listener) {
+        this.mastersMoved = listener;
+    }
 
     @Override
     public ChannelKind channelKind() {
         return ChannelKind.CLASSIC;
     }
 
-    /** One group (not this record: its hash would ask the parts, and a test's commands may be a proxy). */
+    /** One group (not this object: a group is compared by its hash, and a test's commands may be a proxy). */
     @Override
     public Object batchGroup(String key) {
         return ONE_SERVER;
