@@ -8,6 +8,7 @@ import io.hasp.internal.connection.Transport;
 import io.hasp.internal.lock.CallerWaits;
 import io.hasp.internal.lock.LockService;
 import io.hasp.internal.lock.Locks;
+import io.hasp.internal.sentinel.SentinelTopology;
 import io.hasp.internal.topology.SingleServer;
 import io.hasp.internal.topology.Topology;
 import io.hasp.lock.FencedLock;
@@ -27,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * shutdown. It owns an event-loop group (native epoll when it loads, NIO otherwise), one
  * {@link HashedWheelTimer}, a small pool of multiplexed command connections and a dedicated
  * pub/sub connection. On a Redis Cluster ({@code redis-cluster://}) it keeps one command
- * connection per master instead, and a pub/sub connection on each master where waiters listen.
+ * connection per master instead, and a pub/sub connection on each master where waiters listen. Behind
+ * Redis Sentinel ({@code redis-sentinel://}) it finds the master through the sentinels and moves its
+ * connections to each new master the sentinels announce.
  *
  * <p>Thread-safe. Every future the client returns completes on one of its event-loop threads
  * ({@code hasp-io-<n>-<m>}), or on an application thread inside one of the client's blocking lock calls
@@ -65,7 +68,7 @@ public final class HaspClient implements AutoCloseable {
     private final ClientThreads timerThreads;
     private final Transport transport;
     private final HashedWheelTimer timer;
-    /** Where the locks live: one server or a cluster, chosen by the configuration's URI. */
+    /** Where the locks live: one server, a cluster or a Sentinel-watched master, chosen by the configuration's URI. */
     private final Topology topology;
     private final LockService locks;
     private volatile boolean closed;
@@ -78,6 +81,7 @@ public final class HaspClient implements AutoCloseable {
         this.timer = new HashedWheelTimer(timerThreads, config.timerTick().toMillis(), TimeUnit.MILLISECONDS, 512);
         this.transport = Transport.create(config.eventLoopThreads(), config.nativeTransport(), ioThreads);
         this.topology = config.isCluster() ? new ClusterTopology(config, transport, timer)
+                : config.isSentinel() ? new SentinelTopology(config, transport, timer)
                 : new SingleServer(config, transport, timer, CallerWaits.admission());
         this.locks = new LockService(id, topology, timer, config.watchdogLease(), config.timerTick(),
                 config.commandTimeout());

@@ -8,16 +8,12 @@ import java.util.List;
 
 /**
  * Immutable configuration of a {@link HaspClient}, built with {@link #builder()} or parsed from
- * a URI with {@link #fromUri(String)}.
- *
- * <p>URI form: {@code redis://[[user]:password@]host[:port][/database][?parameters]},
- * {@code rediss://} for TLS, {@code redis-socket://[[user]:password@]/path[?parameters]} for a Unix
- * domain socket; parameters {@code timeout}, {@code connectTimeout} (milliseconds, or with
- * {@code ms}, {@code s}, {@code m}), {@code clientName}, {@code database} and {@code protocol}
- * ({@code 2} or {@code 3}). Anything else is rejected with an {@link IllegalArgumentException}
- * that names the part and what is accepted.
- * A user-info without a colon is taken as the password. Passwords never appear in
- * {@link #toString()}, logs or exception messages. Instances are thread-safe.
+ * a URI with {@link #fromUri(String)}: {@code redis://[[user]:password@]host[:port][/database][?parameters]},
+ * {@code rediss://} for TLS, {@code redis-socket://} for a Unix domain socket, {@code redis-cluster://}
+ * for a Redis Cluster and {@code redis-sentinel://...#masterName} for a master that Sentinel watches
+ * (docs/connecting.md has the whole grammar). Anything else is rejected with an
+ * {@link IllegalArgumentException} that names the part and what is accepted. Passwords never appear
+ * in {@link #toString()}, logs or exception messages. Instances are thread-safe.
  */
 public final class HaspConfig {
 
@@ -42,10 +38,8 @@ public final class HaspConfig {
     }
 
     /**
-     * Parses a URI into a configuration with default settings otherwise.
-     *
      * @param uri e.g. {@code redis://:secret@127.0.0.1:6380/2}
-     * @return the configuration
+     * @return the configuration the URI names, with default settings otherwise
      * @throws IllegalArgumentException for a malformed URI
      */
     public static HaspConfig fromUri(String uri) {
@@ -69,6 +63,10 @@ public final class HaspConfig {
     public List<InetSocketAddress> clusterSeeds() { return values.clusterSeeds; }
     /** @return whether this is a Redis Cluster configuration */
     public boolean isCluster() { return !values.clusterSeeds.isEmpty(); }
+    /** @return the master name and sentinels of a {@code redis-sentinel://} master, or {@code null} */
+    public SentinelConfig sentinel() { return values.sentinel; }
+    /** @return whether the master is found through Redis Sentinel */
+    public boolean isSentinel() { return values.sentinel != null; }
     /** @return how often a cluster client reads the topology again (besides after MOVED and a lost node) */
     public Duration topologyRefresh() { return values.topologyRefresh; }
     /** @return the ACL user name, or {@code null} for the default user */
@@ -123,19 +121,12 @@ public final class HaspConfig {
 
     @Override
     public String toString() {
-        return "HaspConfig{" + redactedUri()
-                + ", protocol=" + values.protocol
-                + ", poolSize=" + values.poolSize
-                + ", directConnections=" + values.directConnections
-                + ", connectTimeout=" + values.connectTimeout
-                + ", commandTimeout=" + values.commandTimeout
-                + ", reconnect=" + values.reconnectMinDelay + ".." + values.reconnectMaxDelay
-                + " jitter " + values.reconnectJitter
-                + ", clientName=" + values.clientName
-                + ", eventLoopThreads=" + values.eventLoopThreads
-                + ", watchdogLease=" + values.watchdogLease
-                + (values.tls ? ", verifyHostname=" + values.verifyHostname : "")
-                + '}';
+        return "HaspConfig{" + redactedUri() + ", protocol=" + values.protocol + ", poolSize=" + values.poolSize
+                + ", directConnections=" + values.directConnections + ", connectTimeout=" + values.connectTimeout
+                + ", commandTimeout=" + values.commandTimeout + ", reconnect=" + values.reconnectMinDelay + ".."
+                + values.reconnectMaxDelay + " jitter " + values.reconnectJitter + ", clientName=" + values.clientName
+                + ", eventLoopThreads=" + values.eventLoopThreads + ", watchdogLease=" + values.watchdogLease
+                + (values.tls ? ", verifyHostname=" + values.verifyHostname : "") + '}';
     }
 
     /** Builds a {@link HaspConfig}; not thread-safe. Every setter validates its argument. */
@@ -146,6 +137,7 @@ public final class HaspConfig {
         private Path socketPath;
         private List<InetSocketAddress> clusterSeeds = List.of();
         private Duration topologyRefresh = Duration.ofSeconds(30);
+        private SentinelConfig sentinel;
         private String username;
         private char[] password;
         private int database;
@@ -180,6 +172,7 @@ public final class HaspConfig {
             b.socketPath = socketPath;
             b.clusterSeeds = clusterSeeds;
             b.topologyRefresh = topologyRefresh;
+            b.sentinel = sentinel;
             b.username = username;
             b.password = password == null ? null : password.clone();
             b.database = database;
@@ -238,10 +231,27 @@ public final class HaspConfig {
         }
 
         /**
+         * Talks to the master that Redis Sentinel watches under a name, as {@code redis-sentinel://} does:
+         * found through the sentinels and followed across failovers. The user, password, database and TLS
+         * settings are the data nodes'; the sentinels' credentials are in {@code sentinel}. {@code null}
+         * goes back to the configured server.
+         *
+         * @param sentinel the master name, the sentinels and their credentials
+         * @return this builder
+         */
+        public Builder sentinel(SentinelConfig sentinel) {
+            this.sentinel = sentinel;
+            return this;
+        }
+
+        /** What {@link #sentinel} last set, for a URI that keeps the sentinels' credentials. */
+        SentinelConfig sentinelSoFar() {
+            return sentinel;
+        }
+
+        /**
          * How often a cluster client reads the topology again (default 30 s), besides after a {@code MOVED},
-         * when a command finds its slot without a master (at most once a second), and when a node is lost
-         * (then every 100 ms to 1 s, for at most this period, while a slot it served has no master or
-         * still that node while it cannot be reached).
+         * a slot found without a master and a lost node (docs/connecting.md, "Redis Cluster").
          *
          * @param period the period, &gt; 0
          * @return this builder
@@ -331,18 +341,10 @@ public final class HaspConfig {
 
         /**
          * Sets how many direct connections a single-server client may open (default 8, opened on first
-         * use). A blocking lock call ({@code lock}, {@code tryLock}, {@code unlock} and their variants)
-         * borrows one while it waits for a script's reply: its own thread writes the script and reads the
-         * reply on a plain socket, instead of handing the script to the event loop and parking until the
-         * loop hands the reply back. That spares two thread wake-ups per round trip, about half of a
-         * blocking call's client CPU (1.14-1.18x the lock rates; docs/connecting.md, "The client"). Async
-         * calls, the watchdog, pub/sub and every other command keep to
-         * the multiplexed connections; so does a blocking call when all direct connections are lent out,
-         * while more threads of the JVM are in blocking lock calls than there are direct connections (then
-         * the event loop's batching costs less CPU per call; threads parked behind another holder do not
-         * count), while the multiplexed ones are reconnecting, on a Redis Cluster, over TLS and over a Unix
-         * socket.
-         * Each direct connection is one more client connection on the server. 0 turns the path off.
+         * use): a blocking lock call borrows one while it waits for a script's reply and reads the reply
+         * on its own thread, which spares two thread wake-ups per round trip (docs/connecting.md, "The
+         * client", says when the path is taken and what it saves). Each is one more client connection on
+         * the server. 0 turns the path off.
          *
          * @param connections the most direct connections, 0..1024
          * @return this builder
@@ -387,10 +389,9 @@ public final class HaspConfig {
         }
 
         /**
-         * Sets the number of event-loop threads that serve the client's connections (default 1: the
-         * commands of many callers meet on one loop, which batches them and wakes less often than two
-         * half-busy loops would). Raise it when one client's I/O alone keeps a core busy, or for a lock
-         * contended across processes by several threads in each (2); see docs/connecting.md, "The client".
+         * Sets the number of event-loop threads that serve the client's connections (default 1: one loop
+         * batches many callers' commands); raise it when one client's I/O keeps a core busy
+         * (docs/connecting.md, "The client").
          *
          * @param threads the number of event-loop threads, 1..64
          * @return this builder
@@ -472,6 +473,10 @@ public final class HaspConfig {
             if (!clusterSeeds.isEmpty() && socketPath != null) {
                 throw new IllegalArgumentException("cluster and unixSocket: both set (expected: at most one)");
             }
+            if (sentinel != null && (!clusterSeeds.isEmpty() || socketPath != null)) {
+                throw new IllegalArgumentException("sentinel and " + (socketPath != null ? "unixSocket" : "cluster")
+                        + ": both set (expected: at most one)");
+            }
             if (!clusterSeeds.isEmpty() && database != 0) {
                 throw new IllegalArgumentException("database: " + database + " (expected: 0 on a Redis Cluster)");
             }
@@ -490,11 +495,6 @@ public final class HaspConfig {
                 throw new IllegalArgumentException(name + ": " + value + " (expected: > 0)");
             }
             return value;
-        }
-
-        @Override
-        public String toString() {
-            return "HaspConfig.Builder[" + host + ", " + port + "]";
         }
     }
 }

@@ -15,46 +15,64 @@ import java.util.Map;
  * The one URI grammar of hasp's configuration, parsed strictly:
  *
  * <pre>
- * uri        = scheme "://" [userinfo "@"] location ["?" parameter *("&amp;" parameter)]
- * scheme     = "redis" | "rediss" | "redis-socket"
+ * uri        = scheme "://" [userinfo "@"] location ["?" parameter *("&amp;" parameter)] ["#" master]
+ * scheme     = "redis" | "rediss" | "redis-socket" | "redis-cluster" | "rediss-cluster"
+ *            | "redis-sentinel" | "rediss-sentinel"
  * userinfo   = [user] [":" password]          (percent-encoded; a lone value is the password)
  * location   = host [":" port] ["/" database]  for redis and rediss
  *            | "/" absolute-path                for redis-socket (a Unix domain socket)
+ *            | host [":" port] *("," host [":" port])
+ *                                               for the cluster's seeds (database 0 only), and for
+ *                                               the sentinels, then ["/" database] (port 26379 by default)
+ * master     = the name the sentinels monitor; sentinel schemes only, and there required (here or
+ *              as the parameter sentinelMasterId)
  * host       = name | IPv4 | "[" IPv6 "]"
  * parameter  = name "=" value, each name at most once:
  *              timeout, connectTimeout  a duration: milliseconds, or a number with ms, s or m
  *              clientName               CLIENT SETNAME's value
  *              database                 0..  (also the path of redis and rediss; not both)
  *              protocol                 2 or 3
+ *              sentinelMasterId         the master's name, for the sentinel schemes
  * </pre>
  *
  * Anything else (an unknown scheme or parameter, a bad value, a repeated parameter) is an
  * {@link IllegalArgumentException} naming the offending part and what is accepted. Schemes name
  * their location form and their parameters in {@link Scheme}, so that schemes with several
  * endpoints (a cluster's seeds, a sentinel set) add a row there and a location form, not a second
- * parser.
+ * parser. The user-info of a sentinel URI is the data nodes' credentials; the sentinels' own are set
+ * on {@link SentinelConfig}, never in a URI.
  */
 final class RedisUri {
 
     /** The schemes, with the form of their location. */
     enum Scheme {
-        REDIS("redis", false, false, false),
-        REDISS("rediss", true, false, false),
-        REDIS_SOCKET("redis-socket", false, true, false),
-        REDIS_CLUSTER("redis-cluster", false, false, true),
-        REDISS_CLUSTER("rediss-cluster", true, false, true);
+        REDIS("redis", false, false, false, false),
+        REDISS("rediss", true, false, false, false),
+        REDIS_SOCKET("redis-socket", false, true, false, false),
+        REDIS_CLUSTER("redis-cluster", false, false, true, false),
+        REDISS_CLUSTER("rediss-cluster", true, false, true, false),
+        REDIS_SENTINEL("redis-sentinel", false, false, false, true),
+        REDISS_SENTINEL("rediss-sentinel", true, false, false, true);
 
         final String text;
         final boolean tls;
         final boolean socket;
         /** A seed list of {@code host[:port]}, comma-separated; database 0 only. */
         final boolean cluster;
+        /** A list of sentinels, {@code host[:port]} (26379 by default), and a master name. */
+        final boolean sentinel;
 
-        Scheme(String text, boolean tls, boolean socket, boolean cluster) {
+        Scheme(String text, boolean tls, boolean socket, boolean cluster, boolean sentinel) {
             this.text = text;
             this.tls = tls;
             this.socket = socket;
             this.cluster = cluster;
+            this.sentinel = sentinel;
+        }
+
+        /** Whether the location is a list of servers. */
+        boolean listsServers() {
+            return cluster || sentinel;
         }
 
         static Scheme of(String text) {
@@ -67,17 +85,22 @@ final class RedisUri {
         }
     }
 
-    static final String ACCEPTED_SCHEMES = "redis, rediss, redis-socket, redis-cluster, rediss-cluster";
+    static final String ACCEPTED_SCHEMES = "redis, rediss, redis-socket, redis-cluster, rediss-cluster, "
+            + "redis-sentinel, rediss-sentinel";
     static final String FORM = "redis://[[user]:password@]host[:port][/database][?parameters], rediss://..., "
             + "redis-socket://[[user]:password@]/path[?parameters], "
-            + "or redis-cluster://[[user]:password@]host[:port],host[:port]...[?parameters]";
-    static final List<String> PARAMETERS = List.of("timeout", "connectTimeout", "clientName", "database", "protocol");
+            + "redis-cluster://[[user]:password@]host[:port],host[:port]...[?parameters], "
+            + "or redis-sentinel://[[user]:password@]host[:port],host[:port]...[/database][?parameters]#masterName";
+    static final List<String> PARAMETERS = List.of("timeout", "connectTimeout", "clientName", "database", "protocol",
+            "sentinelMasterId");
 
     final Scheme scheme;
     final String host;
     final int port;
-    /** For the cluster schemes: every seed, {@code host}/{@code port} being the first. */
+    /** For the cluster and sentinel schemes: every seed or sentinel, {@code host}/{@code port} being the first. */
     final List<String[]> seeds;
+    /** For the sentinel schemes: the master's name. */
+    final String masterName;
     final String socketPath;
     final String username;
     final char[] password;
@@ -87,13 +110,14 @@ final class RedisUri {
     final String clientName;
     final HaspConfig.Protocol protocol;
 
-    private RedisUri(Scheme scheme, String host, int port, List<String[]> seeds, String socketPath, String username,
-            char[] password, Integer database, Duration timeout, Duration connectTimeout, String clientName,
-            HaspConfig.Protocol protocol) {
+    private RedisUri(Scheme scheme, String host, int port, List<String[]> seeds, String masterName, String socketPath,
+            String username, char[] password, Integer database, Duration timeout, Duration connectTimeout,
+            String clientName, HaspConfig.Protocol protocol) {
         this.scheme = scheme;
         this.host = host;
         this.port = port;
         this.seeds = seeds;
+        this.masterName = masterName;
         this.socketPath = socketPath;
         this.username = username;
         this.password = password;
@@ -119,14 +143,20 @@ final class RedisUri {
         }
         Scheme scheme = Scheme.of(uri.substring(0, schemeEnd));
         String rest = uri.substring(schemeEnd + 3);
+        String fragment = null;
+        int hash = rest.indexOf('#');
+        if (hash >= 0) {
+            if (!scheme.sentinel) {
+                throw new IllegalArgumentException("uri: a fragment (#...) (expected: " + FORM + ")");
+            }
+            fragment = decode(rest.substring(hash + 1), "master name");
+            rest = rest.substring(0, hash);
+        }
         String query = null;
         int question = rest.indexOf('?');
         if (question >= 0) {
             query = rest.substring(question + 1);
             rest = rest.substring(0, question);
-        }
-        if (rest.indexOf('#') >= 0) {
-            throw new IllegalArgumentException("uri: a fragment (#...) (expected: " + FORM + ")");
         }
         String username = null;
         char[] password = null;
@@ -160,7 +190,7 @@ final class RedisUri {
             if (slash >= 0 && slash < rest.length() - 1) {
                 database = parseDatabase(rest.substring(slash + 1), "database in the path");
             }
-            if (scheme.cluster) {
+            if (scheme.listsServers()) {
                 for (String seed : authority.split(",", -1)) {
                     seeds.add(hostAndPort(seed, scheme));
                 }
@@ -182,13 +212,36 @@ final class RedisUri {
             throw new IllegalArgumentException("uri: database " + (database != null ? database : databaseParameter)
                     + " (expected: 0, the only database of a Redis Cluster)");
         }
-        return new RedisUri(scheme, host, port, List.copyOf(seeds), socketPath, username, password,
+        return new RedisUri(scheme, host, port, List.copyOf(seeds), masterName(scheme, fragment, parameters),
+                socketPath, username, password,
                 database != null ? database : databaseParameter,
                 parameters.containsKey("timeout") ? parseDuration("timeout", parameters.get("timeout")) : null,
                 parameters.containsKey("connectTimeout")
                         ? parseDuration("connectTimeout", parameters.get("connectTimeout")) : null,
                 parameters.containsKey("clientName") ? parseClientName(parameters.get("clientName")) : null,
                 parameters.containsKey("protocol") ? parseProtocol(parameters.get("protocol")) : null);
+    }
+
+    /** The master name of a sentinel URI, from its fragment or its {@code sentinelMasterId}; null for other schemes. */
+    private static String masterName(Scheme scheme, String fragment, Map<String, String> parameters) {
+        String parameter = parameters.get("sentinelMasterId");
+        if (!scheme.sentinel) {
+            if (parameter != null) {
+                throw new IllegalArgumentException("uri: parameter sentinelMasterId for " + scheme.text
+                        + ":// (expected: only with redis-sentinel:// or rediss-sentinel://)");
+            }
+            return null;
+        }
+        if (fragment != null && parameter != null && !fragment.equals(parameter)) {
+            throw new IllegalArgumentException("uri: master name given twice, as #" + fragment
+                    + " and as sentinelMasterId=" + parameter + " (expected: one of them)");
+        }
+        String name = fragment != null ? fragment : parameter;
+        if (name == null || name.isEmpty() || name.chars().anyMatch(c -> c <= ' ')) {
+            throw new IllegalArgumentException("uri: master name '" + (name == null ? "" : name) + "' (expected: "
+                    + "#masterName or sentinelMasterId=masterName, the name the sentinels monitor, without spaces)");
+        }
+        return name;
     }
 
     /** {@code host[:port]} with an IPv6 host in brackets: {host, port}. */
@@ -212,9 +265,9 @@ final class RedisUri {
         }
         if (host.indexOf(',') >= 0) {
             throw new IllegalArgumentException("uri: several hosts '" + host + "' (expected: one host for "
-                    + scheme.text + "://; a seed list needs redis-cluster://)");
+                    + scheme.text + "://; a seed list needs redis-cluster://, a sentinel list redis-sentinel://)");
         }
-        int port = 6379;
+        int port = scheme.sentinel ? SentinelConfig.DEFAULT_PORT : 6379;
         if (portStart < authority.length()) {
             if (authority.charAt(portStart) != ':') {
                 throw new IllegalArgumentException("uri: '" + authority.substring(portStart)
@@ -342,7 +395,22 @@ final class RedisUri {
             }
         }
         builder.tls(scheme.tls).unixSocket(socketPath != null ? Path.of(socketPath) : null).cluster(seeds);
-        if (host != null) {
+        SentinelConfig sentinel = null;
+        if (scheme.sentinel) {
+            List<InetSocketAddress> sentinels = new ArrayList<>();
+            for (String[] address : this.seeds) {
+                sentinels.add(InetSocketAddress.createUnresolved(address[0], Integer.parseInt(address[1])));
+            }
+            // The sentinels' credentials and check period are not in the URI: those set before stay.
+            SentinelConfig before = builder.sentinelSoFar();
+            sentinel = SentinelConfig.of(masterName, sentinels);
+            if (before != null) {
+                sentinel = sentinel.withCredentials(before.username(), before.password())
+                        .withCheckEvery(before.checkEvery());
+            }
+        }
+        builder.sentinel(sentinel);
+        if (host != null && !scheme.sentinel) {
             builder.host(host).port(port);
         }
         builder.username(username).password(password).database(database != null ? database : 0);
@@ -365,7 +433,9 @@ final class RedisUri {
         boolean tls = config.tls();
         Path socket = config.socketPath();
         StringBuilder s = new StringBuilder(socket != null ? "redis-socket://"
-                : config.isCluster() ? (tls ? "rediss-cluster://" : "redis-cluster://") : tls ? "rediss://" : "redis://");
+                : config.isCluster() ? (tls ? "rediss-cluster://" : "redis-cluster://")
+                : config.isSentinel() ? (tls ? "rediss-sentinel://" : "redis-sentinel://")
+                : tls ? "rediss://" : "redis://");
         if (config.username() != null || config.hasPassword()) {
             s.append(config.username() == null ? "" : config.username()).append(config.hasPassword() ? ":***" : "")
                     .append('@');
@@ -377,11 +447,15 @@ final class RedisUri {
             }
             return s.toString();
         }
-        if (config.isCluster()) {
-            List<InetSocketAddress> seeds = config.clusterSeeds();
-            for (int i = 0; i < seeds.size(); i++) {
-                s.append(i == 0 ? "" : ",").append(bracketed(seeds.get(i).getHostString())).append(':')
-                        .append(seeds.get(i).getPort());
+        if (config.isCluster() || config.isSentinel()) {
+            List<InetSocketAddress> servers = config.isCluster() ? config.clusterSeeds() : config.sentinel().sentinels();
+            for (int i = 0; i < servers.size(); i++) {
+                s.append(i == 0 ? "" : ",").append(bracketed(servers.get(i).getHostString())).append(':')
+                        .append(servers.get(i).getPort());
+            }
+            if (config.isSentinel()) {
+                s.append(config.database() != 0 ? "/" + config.database() : "").append('#')
+                        .append(config.sentinel().masterName());
             }
             return s.toString();
         }

@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -80,6 +83,81 @@ class RedisUriTest {
     }
 
     @Test
+    void theSentinelForm() {
+        HaspConfig c = HaspConfig.fromUri("redis-sentinel://locker:p%23w@10.0.0.1,10.0.0.2:26380,[::1]/3"
+                + "?timeout=2s#orders");
+        assertTrue(c.isSentinel());
+        assertFalse(c.isCluster());
+        SentinelConfig sentinel = c.sentinel();
+        assertEquals("orders", sentinel.masterName());
+        assertEquals(3, sentinel.sentinels().size());
+        assertEquals("10.0.0.1", sentinel.sentinels().get(0).getHostString());
+        assertEquals(26379, sentinel.sentinels().get(0).getPort(), "a sentinel's default port");
+        assertEquals(26380, sentinel.sentinels().get(1).getPort());
+        assertEquals("::1", sentinel.sentinels().get(2).getHostString());
+        assertEquals("locker", c.username(), "the user-info is the data nodes'");
+        assertEquals("p#w", new String(c.password()));
+        assertNull(sentinel.username(), "the sentinels get no credentials from a URI");
+        assertFalse(sentinel.hasPassword());
+        assertEquals(Duration.ofSeconds(5), sentinel.checkEvery());
+        assertEquals(3, c.database());
+        assertEquals(Duration.ofSeconds(2), c.commandTimeout());
+        assertEquals("redis-sentinel://locker:***@10.0.0.1:26379,10.0.0.2:26380,[::1]:26379/3#orders", c.redactedUri());
+        assertEquals("mymaster", HaspConfig.fromUri("redis-sentinel://h?sentinelMasterId=mymaster").sentinel().masterName(),
+                "Lettuce's parameter");
+        assertEquals("m", HaspConfig.fromUri("redis-sentinel://h?sentinelMasterId=m#m").sentinel().masterName());
+        HaspConfig tls = HaspConfig.fromUri("rediss-sentinel://h#m");
+        assertTrue(tls.tls());
+        assertEquals("rediss-sentinel://h:26379#m", tls.redactedUri());
+        assertFalse(HaspConfig.fromUri("redis://h").isSentinel());
+        assertNull(HaspConfig.builder().uri("redis-sentinel://h#m").uri("redis://h").build().sentinel(),
+                "a later URI of another scheme replaces the sentinels");
+    }
+
+    @Test
+    void theSentinelsCredentialsAreSetApartAndAUriKeepsThem() {
+        SentinelConfig set = SentinelConfig.of("m", List.of(InetSocketAddress.createUnresolved("s", 1)))
+                .withCredentials("watcher", "s3cr3t".toCharArray()).withCheckEvery(Duration.ofSeconds(1));
+        HaspConfig c = HaspConfig.builder().sentinel(set).uri("redis-sentinel://:data@h1,h2#orders").build();
+        assertEquals("orders", c.sentinel().masterName());
+        assertEquals(2, c.sentinel().sentinels().size(), "the URI's sentinels");
+        assertEquals("watcher", c.sentinel().username(), "the credentials set before stay");
+        assertEquals("s3cr3t", new String(c.sentinel().password()));
+        assertEquals(Duration.ofSeconds(1), c.sentinel().checkEvery());
+        assertEquals("data", new String(c.password()));
+        assertFalse(c.toString().contains("s3cr3t"), c.toString());
+        assertFalse(c.sentinel().toString().contains("s3cr3t"), c.sentinel().toString());
+        assertTrue(c.sentinel().toString().contains("user watcher, password ***"), c.sentinel().toString());
+    }
+
+    @Test
+    void sentinelSettingsAreChecked() {
+        List<InetSocketAddress> one = List.of(InetSocketAddress.createUnresolved("s", 26379));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> SentinelConfig.of("my master", one))
+                .getMessage().startsWith("masterName: 'my master' (expected:"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> SentinelConfig.of(null, one))
+                .getMessage().startsWith("masterName: null"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> SentinelConfig.of("m", List.of()))
+                .getMessage().startsWith("sentinels: [] (expected: at least one host:port)"));
+        assertThrows(IllegalArgumentException.class, () -> SentinelConfig.of("m", Arrays.asList((InetSocketAddress) null)));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> SentinelConfig.of("m", one).withCredentials("u", (char[]) null))
+                .getMessage().contains("without a password"));
+        assertThrows(IllegalArgumentException.class, () -> SentinelConfig.of("m", one).withCheckEvery(Duration.ofMillis(99)));
+        assertThrows(IllegalArgumentException.class, () -> SentinelConfig.of("m", one).withCheckEvery(null));
+        SentinelConfig sentinel = SentinelConfig.of("m", one);
+        assertEquals("sentinel and cluster: both set (expected: at most one)", assertThrows(IllegalArgumentException.class,
+                () -> HaspConfig.builder().sentinel(sentinel).cluster(one).build()).getMessage());
+        assertEquals("sentinel and unixSocket: both set (expected: at most one)", assertThrows(
+                IllegalArgumentException.class,
+                () -> HaspConfig.builder().sentinel(sentinel).unixSocket(Path.of("/r.sock")).build()).getMessage());
+        char[] password = "pw".toCharArray();
+        SentinelConfig withPassword = sentinel.withCredentials(null, password);
+        password[0] = 'x';
+        assertEquals("pw", new String(withPassword.password()), "copied");
+    }
+
+    @Test
     void settingsTheUriDoesNotNameKeepTheirValues() {
         HaspConfig c = HaspConfig.builder().commandTimeout(Duration.ofSeconds(9)).clientName("kept").uri("redis://h").build();
         assertEquals(Duration.ofSeconds(9), c.commandTimeout());
@@ -88,7 +166,15 @@ class RedisUriTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "http://h                               | scheme 'http' (accepted: redis, rediss, redis-socket, redis-cluster, rediss-cluster)",
+        "http://h                               | scheme 'http' (accepted: redis, rediss, redis-socket, redis-cluster, rediss-cluster, redis-sentinel, rediss-sentinel)",
+        "redis-sentinel://h                     | master name '' (expected: #masterName or sentinelMasterId=masterName",
+        "redis-sentinel://h#                    | master name '' (expected:",
+        "redis-sentinel://h#a%20b               | master name 'a b' (expected:",
+        "redis-sentinel://h?sentinelMasterId=a#b | master name given twice, as #b and as sentinelMasterId=a",
+        "redis://h?sentinelMasterId=m           | parameter sentinelMasterId for redis:// (expected: only with redis-sentinel://",
+        "redis-sentinel://h,,h2#m               | no host",
+        "redis-sentinel://h:0#m                 | port '0' (expected: 1..65535)",
+        "redis-sentinel://h/1?database=2#m      | database given twice",
         "redis-cluster://h:1,h:2/3              | database 3 (expected: 0, the only database of a Redis Cluster)",
         "redis-cluster://h:1,,h:2               | no host",
         "h:6379                                 | no scheme",
@@ -96,11 +182,11 @@ class RedisUriTest {
         "redis://h:0                            | port '0' (expected: 1..65535)",
         "redis://h:70000                        | port '70000' (expected: 1..65535)",
         "redis://h:x                            | port 'x' (expected: 1..65535)",
-        "redis://h1,h2                          | several hosts 'h1,h2' (expected: one host for redis://; a seed list needs redis-cluster://)",
+        "redis://h1,h2                          | several hosts 'h1,h2' (expected: one host for redis://; a seed list needs redis-cluster://, a sentinel list redis-sentinel://)",
         "redis://h/x                            | database in the path 'x' (expected: a number >= 0)",
         "redis://h/-1                           | database in the path '-1' (expected: a number >= 0)",
         "redis://h/1?database=2                 | database given twice",
-        "redis://h?db=1                         | unknown parameter 'db' (accepted: timeout, connectTimeout, clientName, database, protocol)",
+        "redis://h?db=1                         | unknown parameter 'db' (accepted: timeout, connectTimeout, clientName, database, protocol, sentinelMasterId)",
         "redis://h?timeout                      | parameter 'timeout' (expected: name=value",
         "redis://h?timeout=0                    | parameter timeout '0' (expected: a positive duration",
         "redis://h?timeout=3h                   | parameter timeout '3h' (expected: a positive duration",

@@ -94,6 +94,17 @@ public final class DocSamples {
         // end-sample: cluster
     }
 
+    /** docs/connecting.md: a master that Redis Sentinel watches; {@code uri} is a redis-sentinel:// URI. */
+    public static void sentinel(String uri) {
+        // begin-sample: sentinel
+        try (HaspClient client = HaspClient.create(uri)) {   // "redis-sentinel://:secret@10.0.0.1,10.0.0.2,10.0.0.3#mymaster"
+            HaspLock lock = client.getLock("orders:42");     // on the master the sentinels name, then on each new one
+            lock.lock();
+            try { exclusiveWork(); } finally { lock.unlock(); }
+        }
+        // end-sample: sentinel
+    }
+
     /** docs/locks.md: the read/write lock. */
     public static void readWrite(HaspClient client) throws Exception {
         // begin-sample: read-write
@@ -255,6 +266,6 @@ public final class DocSamples {
     }
 
     /** The sample's ids, for the test that runs them: every region above. */
-    public static final List<String> IDS = List.of("quick-start", "cluster", "read-write", "fenced", "multi-lock",
+    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "read-write", "fenced", "multi-lock",
             "redlock", "annotation", "annotation-interface");
 }

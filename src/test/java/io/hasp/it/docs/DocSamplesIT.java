@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
 import io.hasp.testing.RedisCluster;
+import io.hasp.testing.RedisSentinel;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
@@ -137,6 +138,14 @@ class DocSamplesIT {
     void cluster() {
         try (RedisCluster cluster = RedisCluster.start()) {
             DocSamples.cluster(cluster.uri());
+            assertEquals(1, ran("exclusive-work"));
+        }
+    }
+
+    @Test
+    void sentinel() {
+        try (RedisSentinel deployment = RedisSentinel.start()) {
+            DocSamples.sentinel(deployment.uri());
             assertEquals(1, ran("exclusive-work"));
         }
     }

@@ -3,6 +3,7 @@ package io.hasp.internal.connection;
 import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
 import io.netty.channel.EventLoop;
+import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -32,6 +33,7 @@ final class ConnectionWatchdog {
     private final Supplier<CompletableFuture<Void>> attempt;
 
     private boolean scheduled;   // guarded by the event loop: an attempt is pending or running
+    private Timeout pending;     // the timer entry of the pending attempt, while it waits
     private boolean stopped;
     private int failures;
 
@@ -112,9 +114,22 @@ final class ConnectionWatchdog {
         long delay = delayNanos(failures);
         log.debug("{}: reconnecting in {} ms (attempt {})", owner, TimeUnit.NANOSECONDS.toMillis(delay), failures + 1);
         try {
-            timer.newTimeout(t -> execute(this::reconnect), delay, TimeUnit.NANOSECONDS);
+            pending = timer.newTimeout(t -> execute(this::reconnect), delay, TimeUnit.NANOSECONDS);
         } catch (IllegalStateException timerStopped) {
             scheduled = false;
+        }
+    }
+
+    /**
+     * Event loop: the server moved, so the failures so far say nothing of the next attempt: an attempt
+     * waiting out its backoff is made after the shortest delay instead.
+     */
+    void hurry() {
+        failures = 0;
+        Timeout waiting = pending;
+        if (scheduled && waiting != null && waiting.cancel()) {
+            scheduled = false;
+            connectionLost();
         }
     }
 
@@ -132,6 +147,7 @@ final class ConnectionWatchdog {
     }
 
     private void reconnect() {
+        pending = null;
         if (stopped) {
             scheduled = false;
             return;

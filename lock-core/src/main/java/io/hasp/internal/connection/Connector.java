@@ -21,14 +21,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 
 /**
  * Opens channels to one server: TCP connect with the connect timeout, then the TLS handshake when
  * TLS is on; or a Unix socket. It connects to the configured server, or, made by {@link #at}, to
- * another address with the same settings (a cluster node). Thread-safe; the returned futures
- * complete on the channel's event loop.
+ * another address with the same settings (a cluster node), or, made by {@link #following}, to
+ * wherever a moving address points at each connect (the master of a Sentinel deployment).
+ * Thread-safe; the returned futures complete on the channel's event loop.
  */
 public final class Connector {
 
@@ -36,6 +38,7 @@ public final class Connector {
     private final Transport transport;
     private final SslContext sslContext;
     private final Endpoint endpoint;
+    private final Supplier<InetSocketAddress> moving;   // null: always {@code endpoint}
 
     /**
      * A connector to the configured server ({@code host:port}, or the Unix socket).
@@ -44,14 +47,16 @@ public final class Connector {
      * @param transport the event-loop group and channel type
      */
     public Connector(HaspConfig config, Transport transport) {
-        this(config, transport, config.tls() ? TlsContexts.create(config) : null, Endpoint.of(config));
+        this(config, transport, config.tls() ? TlsContexts.create(config) : null, Endpoint.of(config), null);
     }
 
-    private Connector(HaspConfig config, Transport transport, SslContext sslContext, Endpoint endpoint) {
+    private Connector(HaspConfig config, Transport transport, SslContext sslContext, Endpoint endpoint,
+            Supplier<InetSocketAddress> moving) {
         this.config = config;
         this.transport = transport;
         this.sslContext = sslContext;
         this.endpoint = endpoint;
+        this.moving = moving;
     }
 
     /**
@@ -59,12 +64,29 @@ public final class Connector {
      * (one TLS context for all) and timeouts. For the nodes of a cluster.
      */
     public Connector at(String host, int port) {
-        return new Connector(config, transport, sslContext, endpoint.at(host, port));
+        return new Connector(config, transport, sslContext, endpoint.at(host, port), null);
     }
 
-    /** Where this connector's connections go, and who they are there. */
+    /**
+     * A connector with this one's settings to the address {@code address} gives at each connect (an
+     * unresolved {@code host:port}; null while there is none yet, and then nothing may connect): a
+     * connection made with it follows the address when it reconnects, and
+     * {@link RedisConnection#redirect()} makes it reconnect.
+     */
+    public Connector following(Supplier<InetSocketAddress> address) {
+        return new Connector(config, transport, sslContext, endpoint, address);
+    }
+
+    /** Where this connector's connections go now, and who they are there. */
     public Endpoint endpoint() {
-        return endpoint;
+        if (moving == null) {
+            return endpoint;
+        }
+        InetSocketAddress now = moving.get();
+        if (now == null) {
+            throw new IllegalStateException("no address to connect to yet");
+        }
+        return endpoint.at(now.getHostString(), now.getPort());
     }
 
     /** @return the client's configuration */
@@ -74,7 +96,7 @@ public final class Connector {
 
     /** The server's address for messages: {@code host:port}, or the socket's path. */
     String address() {
-        return endpoint.address();
+        return moving != null && moving.get() == null ? "(no address yet)" : endpoint().address();
     }
 
     /** @return the transport */
@@ -92,7 +114,8 @@ public final class Connector {
      */
     CompletableFuture<Channel> open(EventLoop loop, ChannelHandler handler) {
         CompletableFuture<Channel> result = new CompletableFuture<>();
-        boolean socket = endpoint.socketPath() != null;
+        Endpoint to = endpoint();
+        boolean socket = to.socketPath() != null;
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.connectTimeout().toMillis()))
@@ -110,55 +133,55 @@ public final class Connector {
                     @Override
                     protected void initChannel(Channel ch) {
                         if (sslContext != null) {
-                            ch.pipeline().addLast(newSslHandler(ch));
+                            ch.pipeline().addLast(newSslHandler(ch, to));
                         }
                         ch.pipeline().addLast(handler);
                     }
                 });
         if (socket) {
-            connect(bootstrap, new io.netty.channel.unix.DomainSocketAddress(endpoint.socketPath().toString()), result);
+            connect(bootstrap, new io.netty.channel.unix.DomainSocketAddress(to.socketPath().toString()), to, result);
             return result;
         }
         // The host name is looked up off the event loop, within the connect timeout; the connect then
         // goes on on the loop.
-        transport.resolve(endpoint.host())
+        transport.resolve(to.host())
                 .orTimeout(config.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((address, failure) -> {
                     if (failure == null && loop.inEventLoop()) {
-                        connect(bootstrap, new InetSocketAddress(address, endpoint.port()), result);
+                        connect(bootstrap, new InetSocketAddress(address, to.port()), to, result);
                         return;
                     }
                     try {
                         loop.execute(() -> {
                             if (failure != null) {
-                                result.completeExceptionally(cannotResolve(Futures.unwrap(failure)));
+                                result.completeExceptionally(cannotResolve(to, Futures.unwrap(failure)));
                             } else {
-                                connect(bootstrap, new InetSocketAddress(address, endpoint.port()), result);
+                                connect(bootstrap, new InetSocketAddress(address, to.port()), to, result);
                             }
                         });
                     } catch (RejectedExecutionException closed) {
-                        result.completeExceptionally(new RedisClosedException("cannot connect to " + address()
+                        result.completeExceptionally(new RedisClosedException("cannot connect to " + to.address()
                                 + ": the client is closed"));
                     }
                 });
         return result;
     }
 
-    private RedisConnectionException cannotResolve(Throwable cause) {
+    private RedisConnectionException cannotResolve(Endpoint to, Throwable cause) {
         String why = cause instanceof TimeoutException
                 ? "no answer from the host name lookup within the connect timeout of "
                         + config.connectTimeout().toMillis() + " ms"
                 : cause instanceof UnknownHostException ? "unknown host" : String.valueOf(cause.getMessage());
-        return new RedisConnectionException("cannot connect to " + address() + ": " + why, cause);
+        return new RedisConnectionException("cannot connect to " + to.address() + ": " + why, cause);
     }
 
     /** Connects to {@code address} and completes {@code result} as {@link #open} says. */
-    private void connect(Bootstrap bootstrap, SocketAddress address, CompletableFuture<Channel> result) {
+    private void connect(Bootstrap bootstrap, SocketAddress address, Endpoint to, CompletableFuture<Channel> result) {
         ChannelFuture connect = bootstrap.connect(address);
         connect.addListener(f -> {
             if (!f.isSuccess()) {
                 result.completeExceptionally(new RedisConnectionException(
-                        "cannot connect to " + address() + ": " + f.cause().getMessage(), f.cause()));
+                        "cannot connect to " + to.address() + ": " + f.cause().getMessage(), f.cause()));
                 return;
             }
             Channel channel = connect.channel();
@@ -173,15 +196,15 @@ public final class Connector {
                 } else {
                     channel.close();
                     result.completeExceptionally(new RedisConnectionException(
-                            "TLS handshake with " + endpoint.address() + " failed: " + h.cause().getMessage(),
+                            "TLS handshake with " + to.address() + " failed: " + h.cause().getMessage(),
                             h.cause()));
                 }
             });
         });
     }
 
-    private SslHandler newSslHandler(Channel ch) {
-        SslHandler ssl = sslContext.newHandler(ch.alloc(), endpoint.host(), endpoint.port());
+    private SslHandler newSslHandler(Channel ch, Endpoint to) {
+        SslHandler ssl = sslContext.newHandler(ch.alloc(), to.host(), to.port());
         ssl.setHandshakeTimeoutMillis(config.connectTimeout().toMillis());
         if (config.verifyHostname()) {
             SSLEngine engine = ssl.engine();

@@ -8,9 +8,7 @@ import io.hasp.RedisProtocolException;
 import io.hasp.internal.Futures;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
-import io.netty.util.Timeout;
 import io.netty.util.Timer;
-import io.netty.util.TimerTask;
 import io.netty.util.internal.PlatformDependent;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
@@ -46,10 +44,8 @@ public final class RedisConnection {
     private final String label;
     private final Connector connector;
     private final EventLoop loop;
-    private final Timer timer;
     private final long timeoutMillis;
     private final long timeoutNanos;
-    private final long tickNanos;
     private final long stallGraceNanos;
     private final FrameSink push;
     private final ConnectionWatchdog watchdog;
@@ -57,8 +53,7 @@ public final class RedisConnection {
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
     private final List<ConnectionListener> listeners = new CopyOnWriteArrayList<>();
-    private final Runnable sweepTask = this::sweep;
-    private final TimerTask sweepTimerTask = this::sweepOnLoop;
+    private final SweepSchedule sweeps;
 
     // Event loop only.
     private final ArrayDeque<Command<?>> waiting = new ArrayDeque<>();
@@ -66,7 +61,6 @@ public final class RedisConnection {
     private CommandHandler handler;
     private CommandHandler handshaking;
     private boolean everConnected;
-    private boolean sweepScheduled;
     private long startDeadlineNanos;   // while start() runs: its connect deadline; 0 afterwards
 
     private volatile boolean ready;
@@ -84,13 +78,12 @@ public final class RedisConnection {
      */
     public RedisConnection(String label, Connector connector, EventLoop loop, Timer timer, FrameSink push) {
         HaspConfig config = connector.config();
-        this.label = label + " " + connector.address();
+        this.label = label;
         this.connector = connector;
         this.loop = loop;
-        this.timer = timer;
         this.timeoutMillis = Math.max(1, config.commandTimeout().toMillis());
         this.timeoutNanos = config.commandTimeout().toNanos();
-        this.tickNanos = config.timerTick().toNanos();
+        this.sweeps = new SweepSchedule(timer, loop, config.timerTick().toNanos(), this::sweep);
         this.stallGraceNanos = Math.max(timeoutNanos, TimeUnit.SECONDS.toNanos(2));
         this.push = push;
         this.watchdog = new ConnectionWatchdog(this, timer, loop, config.reconnectMinDelay(),
@@ -177,10 +170,13 @@ public final class RedisConnection {
         }
         CommandHandler fresh = new CommandHandler(this, push,
                 push != null && connector.config().protocol() == HaspConfig.Protocol.RESP2);
+        String target = connector.address();   // a moving connector's (redirect) may change meanwhile
         return connector.open(loop, fresh).thenCompose(ch -> Handshake.run(this, fresh).handle((ok, failure) -> {
             handshaking = null;
             if (failure == null && closed) {
                 failure = new RedisClosedException(this + ": closed while connecting");
+            } else if (failure == null && !target.equals(connector.address())) {
+                failure = new RedisConnectionException(this + ": the server moved away from " + target);
             }
             if (failure != null) {
                 ch.close();
@@ -285,33 +281,14 @@ public final class RedisConnection {
         ensureSweep();
     }
 
-    /**
-     * Event loop: makes sure a timeout sweep is scheduled one timer tick from now. Timeouts are
-     * deadlines checked by this sweep, not one timer entry per command: the hot path allocates
-     * no timer object and the timer thread does no work per command.
-     */
+    /** Event loop: a timeout sweep one timer tick from now ({@link SweepSchedule}). */
     private void ensureSweep() {
-        if (sweepScheduled || closed) {
-            return;
-        }
-        sweepScheduled = true;
-        try {
-            timer.newTimeout(sweepTimerTask, tickNanos, TimeUnit.NANOSECONDS);
-        } catch (IllegalStateException timerStopped) {
-            sweepScheduled = false;
-        }
-    }
-
-    private void sweepOnLoop(Timeout tick) {
-        try {
-            loop.execute(sweepTask);
-        } catch (RejectedExecutionException shutDown) {
-            // closing: close() fails whatever is left
+        if (!closed) {
+            sweeps.ensure();
         }
     }
 
     private void sweep() {
-        sweepScheduled = false;
         long now = System.nanoTime();
         if (handler != null) {
             handler.expire(now, timeoutMillis);
@@ -470,6 +447,28 @@ public final class RedisConnection {
         return done;
     }
 
+    /**
+     * Reconnects to where the connector points now (it moved: a Sentinel deployment's new master). A
+     * channel that is up is dropped: its commands in flight fail as on any loss, and every command sent
+     * from now on waits for the new channel; a connection that is down reconnects at once.
+     *
+     * @return completes on the event loop once no command can be written to the old server any more
+     */
+    public CompletableFuture<Void> redirect() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        execute(() -> {
+            if (channel != null) {
+                Channel old = channel;
+                channelClosed(old);
+                old.close();
+            } else if (!closed) {
+                watchdog.hurry();
+            }
+            done.complete(null);
+        }, done);
+        return done;
+    }
+
     private void execute(Runnable task, CompletableFuture<?> onRejected) {
         try {
             loop.execute(task);
@@ -495,6 +494,6 @@ public final class RedisConnection {
 
     @Override
     public String toString() {
-        return "hasp[" + label + "]";
+        return "hasp[" + label + " " + connector.address() + "]";
     }
 }

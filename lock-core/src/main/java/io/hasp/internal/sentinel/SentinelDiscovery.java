@@ -25,15 +25,18 @@ public final class SentinelDiscovery {
 
     private final List<NodeAddress> sentinels;
     private final String masterName;
-    private final Function<NodeAddress, RedisCommands> connections;
+    private final Function<NodeAddress, RedisCommands> sentinelConnections;
+    private final Function<NodeAddress, RedisCommands> nodeConnections;
 
     /**
      * @param sentinels the sentinels, asked in this order
      * @param masterName the name the sentinels monitor the master under
-     * @param connections the commands of a server (a sentinel or a data node) at an address
+     * @param sentinelConnections the commands of the sentinel at an address (with the sentinels' credentials)
+     * @param nodeConnections the commands of the data node at an address (with the data nodes' credentials)
      */
     public SentinelDiscovery(List<NodeAddress> sentinels, String masterName,
-            Function<NodeAddress, RedisCommands> connections) {
+            Function<NodeAddress, RedisCommands> sentinelConnections,
+            Function<NodeAddress, RedisCommands> nodeConnections) {
         if (sentinels == null || sentinels.isEmpty()) {
             throw new IllegalArgumentException("sentinels: " + sentinels + " (expected: at least one host:port)");
         }
@@ -43,7 +46,8 @@ public final class SentinelDiscovery {
         }
         this.sentinels = List.copyOf(sentinels);
         this.masterName = masterName;
-        this.connections = connections;
+        this.sentinelConnections = sentinelConnections;
+        this.nodeConnections = nodeConnections;
     }
 
     /** The name the sentinels monitor the master under. */
@@ -67,14 +71,14 @@ public final class SentinelDiscovery {
                     + "' from the sentinels " + sentinels + ": " + String.join("; ", answers), null));
         }
         NodeAddress sentinel = sentinels.get(index);
-        return Futures.sent(() -> connections.apply(sentinel)
+        return Futures.sent(() -> sentinelConnections.apply(sentinel)
                         .execute(Replies.VALUE, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", masterName))
                 .thenCompose(reply -> {
                     NodeAddress named = address(reply);
                     if (named == null) {
                         throw new IllegalStateException("does not monitor a master named '" + masterName + "'");
                     }
-                    return Futures.sent(() -> connections.apply(named).execute(Replies.VALUE, "ROLE"))
+                    return Futures.sent(() -> nodeConnections.apply(named).execute(Replies.VALUE, "ROLE"))
                             .thenApply(role -> {
                                 String said = role(role);
                                 if (!"master".equals(said)) {
@@ -87,6 +91,16 @@ public final class SentinelDiscovery {
                     answers.add(sentinel + " " + Futures.unwrap(failure).getMessage());
                     return ask(index + 1, answers);
                 });
+    }
+
+    /**
+     * Whether the data node {@code node} says it is a master ({@code ROLE}).
+     *
+     * @return completes with false also when the node does not answer
+     */
+    public CompletableFuture<Boolean> saysMaster(NodeAddress node) {
+        return Futures.sent(() -> nodeConnections.apply(node).execute(Replies.VALUE, "ROLE"))
+                .handle((role, failure) -> failure == null && "master".equals(role(role)));
     }
 
     /** The {@code [host, port]} of a GET-MASTER-ADDR-BY-NAME reply; null for a name the sentinel does not monitor. */

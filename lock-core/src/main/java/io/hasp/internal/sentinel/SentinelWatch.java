@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -22,6 +23,12 @@ import org.slf4j.LoggerFactory;
  * sentinel down, a connection lost at that moment, all of them unreachable at start), asks for the
  * master ({@link SentinelDiscovery}) every {@code checkEvery}. Each new master is reported once, in
  * the order seen, on an event-loop or timer thread: the callback must not block. Thread-safe.
+ *
+ * <p>A switch message comes from the sentinel that made the switch and is believed. A check moves off
+ * the current master only when that master no longer says it is one (or does not answer): right after
+ * a switch, a sentinel that has not heard of it yet still names the old master, which still says it is
+ * a master until the sentinels demote it, and following it back there would send writes to the one
+ * node whose writes are about to be thrown away.
  */
 public final class SentinelWatch implements AutoCloseable {
 
@@ -38,6 +45,7 @@ public final class SentinelWatch implements AutoCloseable {
     private final Consumer<NodeAddress> onSwitch;
     private final AtomicReference<NodeAddress> master = new AtomicReference<>();
     private final List<PubSub> listening = new CopyOnWriteArrayList<>();
+    private final AtomicLong checks = new AtomicLong();
     private volatile Timeout check;
     private volatile boolean closed;
 
@@ -99,6 +107,11 @@ public final class SentinelWatch implements AutoCloseable {
         return master.get();
     }
 
+    /** How many periodic checks have completed; for tests. */
+    long checks() {
+        return checks.get();
+    }
+
     /** A message on {@link #SWITCH_CHANNEL}; package-private for tests. */
     void announced(String channel, String message) {
         String[] fields = message.split(" ");
@@ -125,9 +138,16 @@ public final class SentinelWatch implements AutoCloseable {
             return;
         }
         try {
-            check = timer.newTimeout(t -> discovery.master().whenComplete((found, failure) -> {
-                if (found != null) {
-                    switchTo(found);
+            check = timer.newTimeout(t -> discovery.master().thenCompose(found -> {
+                NodeAddress current = master.get();
+                if (found.equals(current)) {
+                    return CompletableFuture.completedFuture(null);
+                }
+                return discovery.saysMaster(current).thenApply(stillMaster -> stillMaster ? null : found);
+            }).whenComplete((moved, failure) -> {
+                checks.incrementAndGet();
+                if (moved != null) {
+                    switchTo(moved);
                 }
                 scheduleCheck();
             }), checkMillis, TimeUnit.MILLISECONDS);

@@ -80,7 +80,7 @@ class SentinelDiscoveryIT {
     }
 
     private SentinelDiscovery discovery(List<NodeAddress> sentinels, String masterName) {
-        return new SentinelDiscovery(sentinels, masterName, connections::of);
+        return new SentinelDiscovery(sentinels, masterName, connections::of, connections::of);
     }
 
     private static RedisConnectionException failure(SentinelDiscovery discovery) {
@@ -90,7 +90,7 @@ class SentinelDiscoveryIT {
     }
 
     /** A loopback address where nothing listens (a port just freed). */
-    private static NodeAddress nobody() {
+    static NodeAddress nobody() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return new NodeAddress("127.0.0.1", socket.getLocalPort());
         } catch (IOException e) {

@@ -94,7 +94,7 @@ class SentinelWatchIT {
     }
 
     private SentinelWatch watch(Function<NodeAddress, CompletableFuture<PubSub>> open, long checkMillis) {
-        SentinelDiscovery discovery = new SentinelDiscovery(sentinels(), RedisSentinel.MASTER_NAME, connections::of);
+        SentinelDiscovery discovery = new SentinelDiscovery(sentinels(), RedisSentinel.MASTER_NAME, connections::of, connections::of);
         watch = new SentinelWatch(discovery, sentinels(), open, rig.timer, checkMillis, switches::add);
         return watch;
     }
@@ -119,6 +119,34 @@ class SentinelWatchIT {
         assertTrue(Conditions.await(DEADLINE, () -> !switches.isEmpty()), "a switch found by the check");
         assertEquals(List.of(promoted), switches);
         deployment.dataNodes().stream().filter(node -> !node.isRunning()).forEach(RedisServer::restart);
+    }
+
+    @Test
+    void theCheckKeepsAnAnnouncedMasterThatStillSaysItIsOne() throws Exception {
+        // Right after a switch a lagging sentinel names the old master, which still says it is one:
+        // here the "old" master is the deployment's and the announced one a server of its own.
+        try (RedisServer announced = RedisServer.start()) {
+            NodeAddress master = address(deployment.master());
+            SentinelWatch watching = watch(sentinel -> new CompletableFuture<>(), 100);
+            watching.start(master);
+            watching.announced(SentinelWatch.SWITCH_CHANNEL, RedisSentinel.MASTER_NAME + " " + master.host() + " "
+                    + master.port() + " " + announced.host() + " " + announced.port());
+            long after = watching.checks();
+            assertTrue(Conditions.await(DEADLINE, () -> watching.checks() >= after + 3), "checks ran");
+            assertEquals(List.of(address(announced)), switches, "not back to the master the sentinels still name");
+        }
+    }
+
+    @Test
+    void theCheckLeavesAnAnnouncedMasterThatDoesNotAnswer() {
+        NodeAddress master = address(deployment.master());
+        SentinelWatch watching = watch(sentinel -> new CompletableFuture<>(), 100);
+        watching.start(master);
+        NodeAddress gone = SentinelDiscoveryIT.nobody();
+        watching.announced(SentinelWatch.SWITCH_CHANNEL, RedisSentinel.MASTER_NAME + " " + master.host() + " "
+                + master.port() + " " + gone.host() + " " + gone.port());
+        assertTrue(Conditions.await(DEADLINE, () -> switches.size() == 2), "switched back: " + switches);
+        assertEquals(List.of(gone, master), switches);
     }
 
     @Test

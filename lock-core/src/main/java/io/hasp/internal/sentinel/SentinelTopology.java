@@ -1,0 +1,200 @@
+package io.hasp.internal.sentinel;
+
+import io.hasp.HaspConfig;
+import io.hasp.RedisCommands;
+import io.hasp.SentinelConfig;
+import io.hasp.internal.Futures;
+import io.hasp.internal.connection.ConnectionPool;
+import io.hasp.internal.connection.Connector;
+import io.hasp.internal.connection.DirectConnections;
+import io.hasp.internal.connection.RedisConnection;
+import io.hasp.internal.connection.Transport;
+import io.hasp.internal.pubsub.ChannelKind;
+import io.hasp.internal.pubsub.DefaultPubSub;
+import io.hasp.internal.pubsub.PubSub;
+import io.hasp.internal.topology.DefaultRedisCommands;
+import io.hasp.internal.topology.KeyBatch;
+import io.hasp.internal.topology.NodeAddress;
+import io.hasp.internal.topology.NodeConnections;
+import io.hasp.internal.topology.Topology;
+import io.netty.channel.EventLoop;
+import io.netty.util.Timer;
+import io.netty.util.concurrent.EventExecutor;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A master that Redis Sentinel watches ({@code redis-sentinel://}): found through the sentinels
+ * ({@link SentinelDiscovery}) and followed across switches ({@link SentinelWatch}). Toward the master it
+ * is a single server: a small pool of command connections and one pub/sub connection on classic
+ * channels, every key in one watchdog batch. Their connector follows the master, so a switch is a
+ * reconnect elsewhere: each connection drops its channel to the old master (commands in flight fail as
+ * on any lost connection; the lock engine's retries and lost-reply rules cover them), the commands sent
+ * meanwhile wait for the new master, and the pub/sub connection subscribes its channels again there, so
+ * that waiters check their lock anew. Once no command can reach the old master any more, the lock
+ * engine checks every watchdog hold on the new one ({@link #onMastersMoved}). No direct connections:
+ * blocking lock calls use the multiplexed ones.
+ */
+public final class SentinelTopology implements Topology {
+
+    private static final Logger log = LoggerFactory.getLogger(SentinelTopology.class);
+
+    private final HaspConfig config;
+    private final Timer timer;
+    private final Transport transport;
+    private final NodeConnections sentinels;
+    private final NodeConnections dataNodes;
+    private final Connector sentinelSettings;
+    private final SentinelDiscovery discovery;
+    private final SentinelWatch watch;
+    private final ConnectionPool pool;
+    private final DefaultPubSub pubSub;
+    private final RedisCommands commands;
+    private volatile NodeAddress master;
+    private volatile Runnable onMastersMoved = () -> { };
+
+    /**
+     * @param config the client's configuration, with its {@link HaspConfig#sentinel()} set
+     * @param transport the client's event loops
+     * @param timer the client's timer
+     */
+    public SentinelTopology(HaspConfig config, Transport transport, Timer timer) {
+        SentinelConfig sentinel = config.sentinel();
+        this.config = config;
+        this.timer = timer;
+        this.transport = transport;
+        HaspConfig sentinelConfig = config.toBuilder().sentinel(null).username(sentinel.username())
+                .password(sentinel.password()).database(0).build();
+        this.sentinels = new NodeConnections(sentinelConfig, transport, timer);
+        this.sentinelSettings = new Connector(sentinelConfig, transport);
+        this.dataNodes = new NodeConnections(config, transport, timer);
+        List<NodeAddress> addresses = new ArrayList<>();
+        for (InetSocketAddress address : sentinel.sentinels()) {
+            addresses.add(new NodeAddress(address.getHostString(), address.getPort()));
+        }
+        this.discovery = new SentinelDiscovery(addresses, sentinel.masterName(), sentinels::of, dataNodes::of);
+        this.watch = new SentinelWatch(discovery, addresses, this::listenTo, timer, sentinel.checkEvery().toMillis(),
+                this::switchTo);
+        Connector toMaster = new Connector(config, transport).following(() -> {
+            NodeAddress now = master;
+            return now == null ? null : InetSocketAddress.createUnresolved(now.host(), now.port());
+        });
+        Iterator<EventExecutor> loops = transport.group().iterator();
+        List<RedisConnection> connections = new ArrayList<>(config.poolSize());
+        for (int i = 0; i < config.poolSize(); i++) {
+            loops = loops.hasNext() ? loops : transport.group().iterator();
+            connections.add(new RedisConnection("cmd-" + i, toMaster, (EventLoop) loops.next(), timer, null));
+        }
+        this.pool = new ConnectionPool(connections);
+        this.commands = new DefaultRedisCommands(pool, null);
+        EventLoop pubSubLoop = (EventLoop) (loops.hasNext() ? loops : transport.group().iterator()).next();
+        this.pubSub = new DefaultPubSub(push -> new RedisConnection("pubsub", toMaster, pubSubLoop, timer, push),
+                timer, config.commandTimeout().toMillis());
+    }
+
+    @Override
+    public RedisCommands commands() {
+        return commands;
+    }
+
+    @Override
+    public PubSub pubSub() {
+        return pubSub;
+    }
+
+    /** Classic channels: every subscriber of the master hears a {@code PUBLISH}. */
+    @Override
+    public ChannelKind channelKind() {
+        return ChannelKind.CLASSIC;
+    }
+
+    /** One group: every key is on the master. */
+    @Override
+    public Object batchGroup(String key) {
+        return this;
+    }
+
+    @Override
+    public CompletableFuture<String> send(KeyBatch batch) {
+        return Futures.sent(() -> batch.send(commands, /* keysDeclared= */ true));
+    }
+
+    /** At every switch, once no command can reach the old master any more. */
+    @Override
+    public void onMastersMoved(Runnable listener) {
+        this.onMastersMoved = listener;
+    }
+
+    /** Whether no master is known yet or every pooled connection is lost now; the key does not matter. */
+    @Override
+    public boolean knownDown(String key) {
+        return master == null || !pool.anyReady();
+    }
+
+    /** None: blocking lock calls take the multiplexed connections, which follow the master. */
+    @Override
+    public DirectConnections direct() {
+        return null;
+    }
+
+    /** The master as last found or announced; null before {@link #start()} found one. */
+    public NodeAddress master() {
+        return master;
+    }
+
+    @Override
+    public CompletableFuture<Void> start() {
+        return discovery.master().thenCompose(found -> {
+            master = found;
+            // Not waited for: a sentinel that is down would hold the start up for the connect timeout,
+            // and the watch's periodic check covers what it would have said.
+            watch.start(found);
+            return CompletableFuture.allOf(pool.start(), pubSub.connection().start());
+        });
+    }
+
+    /** A started pub/sub connection to a sentinel, for the watch, with the sentinels' credentials. */
+    private CompletableFuture<PubSub> listenTo(NodeAddress sentinel) {
+        Connector connector = sentinelSettings.at(sentinel.host(), sentinel.port());
+        EventLoop loop = (EventLoop) transport.group().next();
+        DefaultPubSub listening = new DefaultPubSub(push -> new RedisConnection("sentinel", connector, loop, timer, push),
+                timer, config.commandTimeout().toMillis());
+        return listening.connection().start().handle((ok, failure) -> {
+            if (failure != null) {
+                listening.close();
+                throw new CompletionException(Futures.unwrap(failure));
+            }
+            return listening;
+        });
+    }
+
+    /** The watch saw a new master: every connection moves there, then the holds are checked. */
+    private void switchTo(NodeAddress next) {
+        NodeAddress before = master;
+        master = next;
+        List<CompletableFuture<Void>> moved = new ArrayList<>();
+        for (RedisConnection connection : pool.connections()) {
+            moved.add(connection.redirect());
+        }
+        moved.add(pubSub.connection().redirect());
+        CompletableFuture.allOf(moved.toArray(new CompletableFuture<?>[0])).whenComplete((ok, failure) -> {
+            log.info("the master of '{}' switched from {} to {}: checking every hold there", discovery.masterName(),
+                    before, next);
+            dataNodes.retireAllBut(Set.of(next));
+            onMastersMoved.run();
+        });
+    }
+
+    @Override
+    public CompletableFuture<Void> close() {
+        watch.close();
+        return CompletableFuture.allOf(pool.close(), pubSub.close(), sentinels.close(), dataNodes.close());
+    }
+}
