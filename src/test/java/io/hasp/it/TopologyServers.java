@@ -3,12 +3,14 @@ package io.hasp.it;
 import io.hasp.internal.cluster.ClusterSlot;
 import io.hasp.testing.RedisCluster;
 import io.hasp.testing.RedisProbe;
+import io.hasp.testing.RedisSentinel;
 import io.hasp.testing.RedisServer;
 import java.util.List;
 
 /**
- * The redis-server processes of one {@link Topology}, started for a test class (one server, or a
- * cluster of 3 masters and 3 replicas) and stopped after it, with the direct views a test needs
+ * The redis-server processes of one {@link Topology}, started for a test class (one server, a
+ * cluster of 3 masters and 3 replicas, or a master with 2 replicas and 3 sentinels) and stopped
+ * after it, with the direct views a test needs
  * whatever the topology: a command on the node that serves a key, the subscribers of a lock's
  * channel wherever clients put them, and a script flush everywhere.
  */
@@ -17,21 +19,25 @@ public final class TopologyServers implements AutoCloseable {
     private final Topology topology;
     private final RedisServer single;
     private final RedisCluster cluster;
+    private final RedisSentinel sentinel;
     private final boolean shardedChannels;
 
-    private TopologyServers(Topology topology, RedisServer single, RedisCluster cluster) {
+    private TopologyServers(Topology topology, RedisServer single, RedisCluster cluster, RedisSentinel sentinel) {
         this.topology = topology;
         this.single = single;
         this.cluster = cluster;
+        this.sentinel = sentinel;
         this.shardedChannels = cluster != null && !(call(cluster.masters().get(0), "PUBSUB", "SHARDNUMSUB", "0")
                 instanceof RedisProbe.Error);
     }
 
     /** Starts the servers of {@code topology}. */
     public static TopologyServers start(Topology topology) {
-        return topology == Topology.SINGLE
-                ? new TopologyServers(topology, RedisServer.start(), null)
-                : new TopologyServers(topology, null, RedisCluster.start());
+        return switch (topology) {
+            case SINGLE -> new TopologyServers(topology, RedisServer.start(), null, null);
+            case CLUSTER -> new TopologyServers(topology, null, RedisCluster.start(), null);
+            case SENTINEL -> new TopologyServers(topology, null, null, RedisSentinel.start());
+        };
     }
 
     /** @return the topology */
@@ -39,14 +45,19 @@ public final class TopologyServers implements AutoCloseable {
         return topology;
     }
 
-    /** @return the URI clients connect with: {@code redis://...} or {@code redis-cluster://...} */
+    /** @return the URI clients connect with: {@code redis://...}, {@code redis-cluster://...} or {@code redis-sentinel://...} */
     public String uri() {
-        return single != null ? single.uri() : cluster.uri();
+        return single != null ? single.uri() : cluster != null ? cluster.uri() : sentinel.uri();
+    }
+
+    /** The one server of a single server, or the master the sentinels name now; null on a cluster. */
+    private RedisServer master() {
+        return single != null ? single : sentinel != null ? sentinel.master() : null;
     }
 
     /** Runs {@code command} on the node that serves {@code key} (the master of its slot on a cluster). */
     public Object call(String key, String... command) {
-        return call(single != null ? single : cluster.masterOf(ClusterSlot.of(key)), command);
+        return call(cluster == null ? master() : cluster.masterOf(ClusterSlot.of(key)), command);
     }
 
     /**
@@ -54,8 +65,8 @@ public final class TopologyServers implements AutoCloseable {
      * slot where the cluster has sharded channels (7.0+), else classic ones summed over the masters.
      */
     public long subscribers(String channel) {
-        if (single != null) {
-            return count(call(single, "PUBSUB", "NUMSUB", channel));
+        if (cluster == null) {
+            return count(call(master(), "PUBSUB", "NUMSUB", channel));
         }
         if (shardedChannels) {
             return count(call(cluster.masterOf(ClusterSlot.of(channel)), "PUBSUB", "SHARDNUMSUB", channel));
@@ -69,7 +80,7 @@ public final class TopologyServers implements AutoCloseable {
 
     /** {@code SCRIPT FLUSH} on the server, or on every master of the cluster. */
     public void flushScripts() {
-        for (RedisServer server : single != null ? List.of(single) : cluster.masters()) {
+        for (RedisServer server : cluster == null ? List.of(master()) : cluster.masters()) {
             call(server, "SCRIPT", "FLUSH");
         }
     }
@@ -78,8 +89,10 @@ public final class TopologyServers implements AutoCloseable {
     public void close() {
         if (single != null) {
             single.close();
-        } else {
+        } else if (cluster != null) {
             cluster.close();
+        } else {
+            sentinel.close();
         }
     }
 

@@ -13,27 +13,31 @@ import io.hasp.HaspClient;
 import io.hasp.lock.FencedLock;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.HoldLostException;
+import io.hasp.it.Topology;
+import io.hasp.it.TopologyServers;
 import io.hasp.lock.LockOwner;
-import io.hasp.testing.RedisProbe;
-import io.hasp.testing.RedisServer;
-import io.hasp.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The fenced lock against a real server: tokens that only grow, across clients and re-entries;
- * no token for a failed attempt; a paused holder whose lease ran out refused by a resource that
- * checks tokens; the watchdog, the lost signal and the async twins as on every lock.
+ * The fenced lock against real redis-server processes: tokens that only grow, across clients and
+ * re-entries; no token for a failed attempt; a paused holder whose lease ran out refused by a
+ * resource that checks tokens; the watchdog, the lost signal and the async twins as on every lock.
+ * Every test runs on one server, again on a local Redis Cluster and again behind Redis Sentinel
+ * ({@link Topology}).
  */
-@ExtendWith(RedisServerExtension.class)
+@ParameterizedClass
+@EnumSource(Topology.class)
 class FencedLockIT {
 
     private static final Duration SLACK = Duration.ofSeconds(20);
@@ -49,24 +53,30 @@ class FencedLockIT {
     private static HaspClient one;
     private static HaspClient two;
     private static HaspClient shortWatchdog;
-    private static RedisProbe probe;
+    private static TopologyServers servers;
+
+    @Parameter
+    Topology topology;
 
     private String name;
 
-    @BeforeAll
-    static void start(RedisServer server) {
-        one = Clients.hasp(server.uri(), seconds(30));
-        two = Clients.hasp(server.uri(), seconds(30));
-        shortWatchdog = Clients.hasp(server.uri(), millis(1_500));
-        probe = RedisProbe.connect(server.port());
+    @BeforeParameterizedClassInvocation
+    static void start(Topology topology) {
+        servers = TopologyServers.start(topology);
+        one = Clients.hasp(servers.uri(), seconds(30));
+        two = Clients.hasp(servers.uri(), seconds(30));
+        shortWatchdog = Clients.hasp(servers.uri(), millis(1_500));
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation
     static void stop() {
-        one.close();
-        two.close();
-        shortWatchdog.close();
-        probe.close();
+        try {
+            one.close();
+            two.close();
+            shortWatchdog.close();
+        } finally {
+            servers.close();
+        }
     }
 
     @BeforeEach
@@ -75,11 +85,12 @@ class FencedLockIT {
     }
 
     private String counter() {
-        return (String) probe.call("GET", "redisson_lock_token:{" + name + "}");
+        String counter = "redisson_lock_token:{" + name + "}";
+        return (String) servers.call(counter, "GET", counter);
     }
 
     private long write(String resource, long token, String value) {
-        return (Long) probe.call("EVAL", FENCED_WRITE, "1", resource, Long.toString(token), value);
+        return (Long) servers.call(resource, "EVAL", FENCED_WRITE, "1", resource, Long.toString(token), value);
     }
 
     @Test
@@ -130,14 +141,14 @@ class FencedLockIT {
         long stale = paused.lockAndGetToken(millis(300));
         assertEquals(1L, write(resource, stale, "first write, in time"));
         // The holder stalls (a long GC, a frozen VM) past its lease; it does not know.
-        await("the paused holder's lease runs out", SLACK, () -> (Long) probe.call("EXISTS", name) == 0);
+        await("the paused holder's lease runs out", SLACK, () -> (Long) servers.call(name, "EXISTS", name) == 0);
         FencedLock next = two.getFencedLock(name);
         long fresh = next.tryLockAndGetToken(SLACK, seconds(30)).orElseThrow();
         assertTrue(fresh > stale);
         assertEquals(1L, write(resource, fresh, "the next holder's write"));
         // The paused holder wakes up and writes with its token: the resource refuses it.
         assertEquals(0L, write(resource, stale, "the paused holder's late write"));
-        assertEquals("the next holder's write", probe.call("HGET", resource, "value"));
+        assertEquals("the next holder's write", servers.call(resource, "HGET", resource, "value"));
         HoldLostException lost = assertThrows(HoldLostException.class, paused::unlock);
         assertEquals(HoldEnd.EXPIRED, lost.holdEnd());
         next.unlock();
@@ -160,7 +171,7 @@ class FencedLockIT {
         FencedLock lock = shortWatchdog.getFencedLock(name);
         lock.lockAndGetToken();
         CompletableFuture<HoldEnd> end = lock.holdEnd();
-        probe.call("DEL", name);
+        servers.call(name, "DEL", name);
         assertEquals(HoldEnd.LOST, end.get(SLACK.toSeconds(), TimeUnit.SECONDS));
         assertEquals(OptionalLong.empty(), lock.getToken());
     }
@@ -182,7 +193,7 @@ class FencedLockIT {
         lock.unlockAsync(first).get(SLACK.toSeconds(), TimeUnit.SECONDS);
         // an ended wait's acquire may still be on the wire and take the lock after the unlock; it gives it back
         await("nobody holds it after the unlock, neither ended wait kept it", SLACK,
-                () -> (Long) probe.call("EXISTS", name) == 0 && one.heldLocks() == 0);
+                () -> (Long) servers.call(name, "EXISTS", name) == 0 && one.heldLocks() == 0);
         long after = lock.lockAndGetTokenAsync(second).get(SLACK.toSeconds(), TimeUnit.SECONDS);
         assertTrue(after > token);
         lock.unlockAsync(second).get(SLACK.toSeconds(), TimeUnit.SECONDS);

@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The reentrant lock's semantics against real redis-server processes: every test runs on one
- * server and again on a local Redis Cluster ({@link Topology}).
+ * server, again on a local Redis Cluster and again behind Redis Sentinel ({@link Topology}).
  */
 @ParameterizedClass
 @EnumSource(Topology.class)

@@ -39,7 +39,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The read/write lock's semantics against real redis-server processes, with two hasp clients:
- * every test runs on one server and again on a local Redis Cluster ({@link Topology}).
+ * every test runs on one server, again on a local Redis Cluster and again behind Redis Sentinel ({@link Topology}).
  */
 @ParameterizedClass
 @EnumSource(Topology.class)

@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * A Redis Cluster ({@code redis-cluster://}): one command connection per master ({@link NodeConnections}),
@@ -100,8 +101,9 @@ public final class ClusterTopology implements Topology {
 
     /** After a failover or a moved slot: the view saw some slot get another master. */
     @Override
-    public void onMastersMoved(Runnable listener) {
-        view.onMastersMoved(listener);
+    public void onMastersMoved(Consumer<String> listener) {
+        view.onMastersMoved(() -> listener.accept("a new slot map gave some slots another master (a failover or a"
+                + " moved slot)"));
     }
 
     @Override

@@ -113,21 +113,28 @@ final class Acquisition extends Successor implements Stranded {
                 deadlineTimer = timer;
             }
         }
+        if (!context.unsettled.deferred(holdKey, this)) {
+            begin();
+        }
+        return result;
+    }
+
+    /** Starts sending, once no earlier acquire of the same hold has an unknown outcome. */
+    void begin() {
         // When this client already waits on the lock, join its waiters before the first attempt
         // (no network call): a failed attempt can then park at once, with no second attempt.
         WaitChannel ready = bounded && remainingNanos() <= 0 ? null : context.waiters.joinIfReady(channelName);
         if (ready != null) {
             if (!adopt(ready)) {
-                return result;
+                return;
             }
             long parkMillis = ready.parkBeforeFirstTry(kind, name, owner, context.nanoTime());
             if (parkMillis > 0) {
                 park(ready, parkMillis);
-                return result;
+                return;
             }
         }
         attempt();
-        return result;
     }
 
     /** The step it is in now (the result may have completed meanwhile), for tests and diagnostics. */
@@ -168,6 +175,9 @@ final class Acquisition extends Successor implements Stranded {
                 failedSends = 0;
             }
         }
+        if (error == null) {
+            context.unsettled.settle(holdKey);
+        }
         if (error != null) {
             onError(target, Futures.unwrap(error));
         } else if (outcome.acquired()) {
@@ -206,6 +216,9 @@ final class Acquisition extends Successor implements Stranded {
             return;
         }
         int failures;
+        if (target > 0) {
+            context.unsettled.mark(holdKey);
+        }
         synchronized (this) {
             unknownTarget = target;
             failures = failedSends++;
@@ -327,6 +340,7 @@ final class Acquisition extends Successor implements Stranded {
         }
         if (error != null) {
             // The hand-over may have taken place: an acquire with target 1 is harmless if it did.
+            context.unsettled.mark(holdKey);
             synchronized (this) {
                 unknownTarget = 1;
             }
@@ -404,6 +418,7 @@ final class Acquisition extends Successor implements Stranded {
         }
         // getNow would throw on a cancelled or failed result: those gave nothing to the caller either
         if (!result.isCompletedExceptionally() && Boolean.TRUE.equals(result.getNow(null))) {
+            context.unsettled.settle(holdKey);
             return;
         }
         Rollback.start(context, kind, name, owner, target, leaseMillis);

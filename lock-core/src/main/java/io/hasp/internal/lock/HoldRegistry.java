@@ -24,7 +24,7 @@ final class HoldRegistry {
      * unlocked since, with how they ended: an unlock that finds its hold gone reports why. Bounded:
      * past {@link #MAX_REMEMBERED} entries the oldest-looking are dropped.
      */
-    private final ConcurrentHashMap<HoldKey, HoldEnd> endedUnreleased = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<HoldKey, Ended> endedUnreleased = new ConcurrentHashMap<>();
     private final Consumer<Hold> onLost;
 
     /** A registry that tells no one when a hold is lost. */
@@ -74,14 +74,23 @@ final class HoldRegistry {
         }
     }
 
+    /** How a hold ended, and why in words when the ender knew more than {@code how} says (else null). */
+    record Ended(HoldEnd how, String why) {
+    }
+
     /** Ends {@code hold}: forgets it (if it is still the registered one) and completes its end with {@code how}. */
     void end(Hold hold, HoldEnd how) {
+        end(hold, how, null);
+    }
+
+    /** {@link #end(Hold, HoldEnd)}, remembering {@code why} for the unlock that will find the hold gone. */
+    void end(Hold hold, HoldEnd how, String why) {
         boolean first = hold.markEnded();
         holds.remove(hold.key, hold);
         if (first) {
             hold.end.complete(how);
             if (how == HoldEnd.LOST || how == HoldEnd.EXPIRED) {
-                remember(hold.key, how);
+                remember(hold.key, new Ended(how, why));
                 onLost.accept(hold);
             }
         }
@@ -91,11 +100,11 @@ final class HoldRegistry {
      * How the hold {@code key} ended, if it ended {@link HoldEnd#LOST} or {@link HoldEnd#EXPIRED}
      * and was not unlocked or acquired again since; forgets it (one unlock reports it).
      */
-    HoldEnd forgetEnded(HoldKey key) {
+    Ended forgetEnded(HoldKey key) {
         return endedUnreleased.remove(key);
     }
 
-    private void remember(HoldKey key, HoldEnd how) {
+    private void remember(HoldKey key, Ended how) {
         if (endedUnreleased.size() >= MAX_REMEMBERED) {
             Iterator<HoldKey> oldest = endedUnreleased.keySet().iterator();
             if (oldest.hasNext()) {

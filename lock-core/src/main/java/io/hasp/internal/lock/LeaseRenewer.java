@@ -123,6 +123,14 @@ final class LeaseRenewer {
 
     /** One renewal pass over every watchdog hold, now; the future completes when all batches did. */
     CompletableFuture<Void> renewNow() {
+        return renewAfter(null);
+    }
+
+    /**
+     * {@link #renewNow()} because of {@code change} (a master switch, say), which a hold found gone in
+     * this pass is reported lost to.
+     */
+    CompletableFuture<Void> renewAfter(String change) {
         long now = nanoClock.getAsLong();
         List<CompletableFuture<Void>> flights = new ArrayList<>();
         Map<BatchKey, Batch> batches = new LinkedHashMap<>();
@@ -138,13 +146,13 @@ final class LeaseRenewer {
             }
             batch.holds.add(hold);
             if (batch.holds.size() == batchSize) {
-                flights.add(send(batch, now));
+                flights.add(send(batch, now, change));
                 batches.remove(key);
             }
         }
         for (Batch batch : batches.values()) {
             if (!batch.holds.isEmpty()) {
-                flights.add(send(batch, now));
+                flights.add(send(batch, now, change));
             }
         }
         return CompletableFuture.allOf(flights.toArray(new CompletableFuture<?>[0]));
@@ -166,7 +174,7 @@ final class LeaseRenewer {
         }
     }
 
-    private CompletableFuture<Void> send(Batch batch, long sentNanos) {
+    private CompletableFuture<Void> send(Batch batch, long sentNanos, String change) {
         List<String> names = new ArrayList<>(batch.holds.size());
         List<LockOwner> owners = new ArrayList<>(batch.holds.size());
         for (Hold hold : batch.holds) {
@@ -177,7 +185,7 @@ final class LeaseRenewer {
         CompletableFuture<String> reply = Futures.sent(() -> renewal.renew(batch.kind, names, owners, leaseMillis));
         reply.whenComplete((outcome, error) -> {
             try {
-                settle(batch.holds, outcome, error, sentNanos);
+                settle(batch.holds, outcome, error, sentNanos, change);
             } finally {
                 batch.flight.complete(null);
             }
@@ -185,7 +193,7 @@ final class LeaseRenewer {
         return batch.flight;
     }
 
-    private void settle(List<Hold> batch, String outcome, Throwable error, long sentNanos) {
+    private void settle(List<Hold> batch, String outcome, Throwable error, long sentNanos, String change) {
         if (error != null || outcome == null || outcome.length() != batch.size()) {
             long now = nanoClock.getAsLong();
             String why = error != null ? Futures.unwrap(error).toString() : "unexpected reply " + outcome;
@@ -205,8 +213,10 @@ final class LeaseRenewer {
             boolean renewed = outcome.charAt(i) == '1';
             hold.endRenewal(renewed, sentNanos);
             if (!renewed) {
-                log.warn("{} lock {} lost by {}: no longer held in Redis", hold.kind, hold.name, hold.field);
-                holds.end(hold, HoldEnd.LOST);
+                String why = change == null ? "the watchdog found it no longer held in Redis"
+                        : "the watchdog found it missing after " + change;
+                log.warn("{} lock {} lost by {}: {}", hold.kind, hold.name, hold.field, why);
+                holds.end(hold, HoldEnd.LOST, why);
             }
         }
     }

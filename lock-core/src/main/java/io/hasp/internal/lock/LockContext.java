@@ -35,6 +35,8 @@ final class LockContext {
     final LeaseRenewer renewer;
     final LockWaiters waiters;
     final LatchSweeper latches;
+    /** Holds whose last acquire has an unknown outcome: a new acquisition of one waits until it is settled. */
+    final UnsettledAcquires unsettled = new UnsettledAcquires();
     /** The lease the watchdog keeps renewing. */
     final long watchdogLeaseMillis;
     /** How long an unlock or an extension is re-sent after failures: about twice the command timeout. */

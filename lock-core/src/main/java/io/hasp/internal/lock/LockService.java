@@ -57,7 +57,7 @@ public final class LockService implements AutoCloseable {
         this.context = new LockContext(topology, timer, clock, watchdogLeaseMillis, timeoutMillis);
         // A master changed (failover, switch, moved slot): check every watchdog hold now, so that one the
         // new master lacks ends LOST at once rather than at the next pass, a third of a lease later.
-        topology.onMastersMoved(context.renewer::renewNow);
+        topology.onMastersMoved(context.renewer::renewAfter);
     }
 
     /** This client's id, the first half of every owner field. */

@@ -19,8 +19,10 @@ final class Rollback {
 
     /** Sends the rollback of the acquire that would have brought {@code owner} to {@code target} holds. */
     static void start(LockContext context, LockKind kind, String name, LockOwner owner, int target, long leaseMillis) {
+        HoldKey key = HoldKey.of(kind, name, owner);
         try {
             kind.rollback(context.topology, name, owner, target, leaseMillis).whenComplete((undone, e) -> {
+                context.unsettled.settle(key);   // the next acquisition of this hold may go
                 if (e != null) {
                     log.debug("rollback of an abandoned acquisition of {} lock {} failed (its lease will expire): {}",
                             kind, name, e.toString());
@@ -29,6 +31,7 @@ final class Rollback {
                 }
             });
         } catch (RuntimeException e) {
+            context.unsettled.settle(key);
             log.debug("rollback of {} lock {} not sent: {}", kind, name, e.toString());
         }
     }

@@ -167,9 +167,10 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
             holds.end(hold, ended);
             holds.forgetEnded(hold.key);
         } else {
-            ended = holds.forgetEnded(HoldKey.of(kind, name, owner));
-            if (ended != null) {
-                why = ended == HoldEnd.EXPIRED ? "its lease ran out"
+            HoldRegistry.Ended gone = holds.forgetEnded(HoldKey.of(kind, name, owner));
+            if (gone != null) {
+                ended = gone.how();
+                why = gone.why() != null ? gone.why() : ended == HoldEnd.EXPIRED ? "its lease ran out"
                         : "the watchdog found it gone, or could not reach Redis before the lease ran out";
             }
         }

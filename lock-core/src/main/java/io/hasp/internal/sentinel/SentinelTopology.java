@@ -4,7 +4,6 @@ import io.hasp.HaspConfig;
 import io.hasp.RedisCommands;
 import io.hasp.SentinelConfig;
 import io.hasp.internal.Futures;
-import io.hasp.internal.connection.ConnectionPool;
 import io.hasp.internal.connection.Connector;
 import io.hasp.internal.connection.DirectConnections;
 import io.hasp.internal.connection.RedisConnection;
@@ -12,31 +11,30 @@ import io.hasp.internal.connection.Transport;
 import io.hasp.internal.pubsub.ChannelKind;
 import io.hasp.internal.pubsub.DefaultPubSub;
 import io.hasp.internal.pubsub.PubSub;
-import io.hasp.internal.topology.DefaultRedisCommands;
 import io.hasp.internal.topology.KeyBatch;
 import io.hasp.internal.topology.NodeAddress;
 import io.hasp.internal.topology.NodeConnections;
+import io.hasp.internal.topology.SingleServer;
 import io.hasp.internal.topology.Topology;
 import io.netty.channel.EventLoop;
 import io.netty.util.Timer;
-import io.netty.util.concurrent.EventExecutor;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A master that Redis Sentinel watches ({@code redis-sentinel://}): found through the sentinels
  * ({@link SentinelDiscovery}) and followed across switches ({@link SentinelWatch}). Toward the master it
- * is a single server: a small pool of command connections and one pub/sub connection on classic
- * channels, every key in one watchdog batch. Their connector follows the master, so a switch is a
- * reconnect elsewhere: each connection drops its channel to the old master (commands in flight fail as
- * on any lost connection; the lock engine's retries and lost-reply rules cover them), the commands sent
+ * is a {@link SingleServer} (a pool of command connections, one pub/sub connection on classic channels,
+ * every key in one watchdog batch) whose connector follows the master, so a switch is a reconnect
+ * elsewhere: each connection drops its channel to the old master (commands in flight fail as on any
+ * lost connection; the lock engine's retries and lost-reply rules cover them), the commands sent
  * meanwhile wait for the new master, and the pub/sub connection subscribes its channels again there, so
  * that waiters check their lock anew. Once no command can reach the old master any more, the lock
  * engine checks every watchdog hold on the new one ({@link #onMastersMoved}). No direct connections:
@@ -48,17 +46,14 @@ public final class SentinelTopology implements Topology {
 
     private final HaspConfig config;
     private final Timer timer;
-    private final Transport transport;
     private final NodeConnections sentinels;
     private final NodeConnections dataNodes;
     private final Connector sentinelSettings;
     private final SentinelDiscovery discovery;
     private final SentinelWatch watch;
-    private final ConnectionPool pool;
-    private final DefaultPubSub pubSub;
-    private final RedisCommands commands;
+    private final SingleServer server;
     private volatile NodeAddress master;
-    private volatile Runnable onMastersMoved = () -> { };
+    private volatile Consumer<String> onMastersMoved = why -> { };
 
     /**
      * @param config the client's configuration, with its {@link HaspConfig#sentinel()} set
@@ -69,7 +64,7 @@ public final class SentinelTopology implements Topology {
         SentinelConfig sentinel = config.sentinel();
         this.config = config;
         this.timer = timer;
-        this.transport = transport;
+        // The sentinels are servers of their own: their credentials, no database.
         HaspConfig sentinelConfig = config.toBuilder().sentinel(null).username(sentinel.username())
                 .password(sentinel.password()).database(0).build();
         this.sentinels = new NodeConnections(sentinelConfig, transport, timer);
@@ -86,56 +81,46 @@ public final class SentinelTopology implements Topology {
             NodeAddress now = master;
             return now == null ? null : InetSocketAddress.createUnresolved(now.host(), now.port());
         });
-        Iterator<EventExecutor> loops = transport.group().iterator();
-        List<RedisConnection> connections = new ArrayList<>(config.poolSize());
-        for (int i = 0; i < config.poolSize(); i++) {
-            loops = loops.hasNext() ? loops : transport.group().iterator();
-            connections.add(new RedisConnection("cmd-" + i, toMaster, (EventLoop) loops.next(), timer, null));
-        }
-        this.pool = new ConnectionPool(connections);
-        this.commands = new DefaultRedisCommands(pool, null);
-        EventLoop pubSubLoop = (EventLoop) (loops.hasNext() ? loops : transport.group().iterator()).next();
-        this.pubSub = new DefaultPubSub(push -> new RedisConnection("pubsub", toMaster, pubSubLoop, timer, push),
-                timer, config.commandTimeout().toMillis());
+        this.server = new SingleServer(toMaster, timer, null);
     }
 
     @Override
     public RedisCommands commands() {
-        return commands;
+        return server.commands();
     }
 
     @Override
     public PubSub pubSub() {
-        return pubSub;
+        return server.pubSub();
     }
 
     /** Classic channels: every subscriber of the master hears a {@code PUBLISH}. */
     @Override
     public ChannelKind channelKind() {
-        return ChannelKind.CLASSIC;
+        return server.channelKind();
     }
 
     /** One group: every key is on the master. */
     @Override
     public Object batchGroup(String key) {
-        return this;
+        return server.batchGroup(key);
     }
 
     @Override
     public CompletableFuture<String> send(KeyBatch batch) {
-        return Futures.sent(() -> batch.send(commands, /* keysDeclared= */ true));
+        return server.send(batch);
     }
 
-    /** At every switch, once no command can reach the old master any more. */
+    /** At every switch, once no command can reach the old master any more, naming the switch. */
     @Override
-    public void onMastersMoved(Runnable listener) {
+    public void onMastersMoved(Consumer<String> listener) {
         this.onMastersMoved = listener;
     }
 
     /** Whether no master is known yet or every pooled connection is lost now; the key does not matter. */
     @Override
     public boolean knownDown(String key) {
-        return master == null || !pool.anyReady();
+        return master == null || server.knownDown(key);
     }
 
     /** None: blocking lock calls take the multiplexed connections, which follow the master. */
@@ -156,14 +141,14 @@ public final class SentinelTopology implements Topology {
             // Not waited for: a sentinel that is down would hold the start up for the connect timeout,
             // and the watch's periodic check covers what it would have said.
             watch.start(found);
-            return CompletableFuture.allOf(pool.start(), pubSub.connection().start());
+            return server.start();
         });
     }
 
     /** A started pub/sub connection to a sentinel, for the watch, with the sentinels' credentials. */
     private CompletableFuture<PubSub> listenTo(NodeAddress sentinel) {
         Connector connector = sentinelSettings.at(sentinel.host(), sentinel.port());
-        EventLoop loop = (EventLoop) transport.group().next();
+        EventLoop loop = (EventLoop) sentinelSettings.transport().group().next();
         DefaultPubSub listening = new DefaultPubSub(push -> new RedisConnection("sentinel", connector, loop, timer, push),
                 timer, config.commandTimeout().toMillis());
         return listening.connection().start().handle((ok, failure) -> {
@@ -180,21 +165,21 @@ public final class SentinelTopology implements Topology {
         NodeAddress before = master;
         master = next;
         List<CompletableFuture<Void>> moved = new ArrayList<>();
-        for (RedisConnection connection : pool.connections()) {
+        for (RedisConnection connection : server.connections()) {
             moved.add(connection.redirect());
         }
-        moved.add(pubSub.connection().redirect());
+        String why = "the sentinels switched the master of '" + discovery.masterName() + "' from " + before + " to "
+                + next;
         CompletableFuture.allOf(moved.toArray(new CompletableFuture<?>[0])).whenComplete((ok, failure) -> {
-            log.info("the master of '{}' switched from {} to {}: checking every hold there", discovery.masterName(),
-                    before, next);
+            log.info("{}: checking every hold there", why);
             dataNodes.retireAllBut(Set.of(next));
-            onMastersMoved.run();
+            onMastersMoved.accept(why);
         });
     }
 
     @Override
     public CompletableFuture<Void> close() {
         watch.close();
-        return CompletableFuture.allOf(pool.close(), pubSub.close(), sentinels.close(), dataNodes.close());
+        return CompletableFuture.allOf(server.close(), sentinels.close(), dataNodes.close());
     }
 }

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * One Redis server ({@code redis://}, {@code rediss://}, {@code redis-socket://}): a small pool of
@@ -40,7 +41,21 @@ public final class SingleServer implements Topology {
      * @param admission which calling threads may read their own replies on a direct connection
      */
     public SingleServer(HaspConfig config, Transport transport, Timer timer, CallerAdmission admission) {
-        Connector connector = new Connector(config, transport);
+        this(new Connector(config, transport), timer, admission);
+    }
+
+    /**
+     * The server {@code connector} leads to, which may move ({@link Connector#following}: the master of a
+     * Sentinel deployment, whose topology drives this one).
+     *
+     * @param connector opens the connections, with the client's configuration
+     * @param timer the client's timer
+     * @param admission which calling threads may read their own replies on a direct connection; null for
+     *     no direct connections (they connect to the configured address, not to a moving one)
+     */
+    public SingleServer(Connector connector, Timer timer, CallerAdmission admission) {
+        HaspConfig config = connector.config();
+        Transport transport = connector.transport();
         Iterator<EventExecutor> loops = transport.group().iterator();
         List<RedisConnection> connections = new ArrayList<>(config.poolSize());
         for (int i = 0; i < config.poolSize(); i++) {
@@ -49,8 +64,8 @@ public final class SingleServer implements Topology {
         }
         this.pool = new ConnectionPool(connections);
         // The direct path is a plain TCP socket: not over TLS or a Unix socket.
-        this.direct = config.directConnections() > 0 && !config.tls() && config.socketPath() == null
-                ? new DirectConnections(config, pool, timer, admission) : null;
+        this.direct = admission != null && config.directConnections() > 0 && !config.tls()
+                && config.socketPath() == null ? new DirectConnections(config, pool, timer, admission) : null;
         this.commands = new DefaultRedisCommands(pool, direct);
         EventLoop pubSubLoop = (EventLoop) (loops.hasNext() ? loops : transport.group().iterator()).next();
         this.pubSub = new DefaultPubSub(push -> new RedisConnection("pubsub", connector, pubSubLoop, timer, push),
@@ -86,7 +101,7 @@ public final class SingleServer implements Topology {
 
     /** Never: the one server serves every key for the client's whole life. */
     @Override
-    public void onMastersMoved(Runnable listener) {
+    public void onMastersMoved(Consumer<String> listener) {
     }
 
     /** Whether every pooled connection is lost now (reconnecting); the key does not matter. */
@@ -98,6 +113,13 @@ public final class SingleServer implements Topology {
     @Override
     public DirectConnections direct() {
         return direct;
+    }
+
+    /** Its multiplexed connections: the pool's, then the pub/sub connection. */
+    public List<RedisConnection> connections() {
+        List<RedisConnection> all = new ArrayList<>(pool.connections());
+        all.add(pubSub.connection());
+        return all;
     }
 
     @Override

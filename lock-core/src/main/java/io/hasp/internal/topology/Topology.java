@@ -5,6 +5,7 @@ import io.hasp.internal.connection.DirectConnections;
 import io.hasp.internal.pubsub.ChannelKind;
 import io.hasp.internal.pubsub.PubSub;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * Where a client's locks live and how it reaches them: one Redis server ({@link SingleServer}) or a
@@ -55,11 +56,12 @@ public interface Topology {
 
     /**
      * Runs {@code listener} whenever the server that serves some keys changed (a failover, a master
-     * switch, a moved slot): holds kept there may be gone, and the lock engine checks them at once
-     * instead of at its next watchdog pass. One listener, the client's lock engine; it runs on an
-     * event-loop or timer thread and must not block.
+     * switch, a moved slot), with what changed in words: holds kept there may be gone, and the lock
+     * engine checks them at once instead of at its next watchdog pass, and says that change when it
+     * reports a hold lost. One listener, the client's lock engine; it runs on an event-loop or timer
+     * thread and must not block.
      */
-    void onMastersMoved(Runnable listener);
+    void onMastersMoved(Consumer<String> listener);
 
     /**
      * Whether a command on {@code key} has nowhere to go now: every connection to the server that serves

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.RedisClosedException;
@@ -192,10 +193,13 @@ class LockEngineTest {
         assertTrue(here.tryAcquire(kind, "kept", kept, WATCHDOG, 0).join());
         CompletableFuture<HoldEnd> end = here.holdEnd(kind, NAME, owner);
         kind.forget(NAME);   // the new master never had this grant
-        hereTopology.mastersMoved();
+        hereTopology.mastersMoved("the test's master switch");
         assertEquals(HoldEnd.LOST, end.getNow(null), "found gone at once, no timer tick in between");
         assertFalse(here.holdEnd(kind, "kept", kept).isDone(), "a hold the new master has is kept");
         assertEquals(1, here.heldLocks(kind));
+        CompletionException unlock = assertThrows(CompletionException.class, () -> here.release(kind, NAME, owner).join());
+        HoldLostException lost = assertInstanceOf(HoldLostException.class, unlock.getCause());
+        assertTrue(lost.getMessage().contains("missing after the test's master switch"), lost.getMessage());
     }
 
     @Test
@@ -231,6 +235,26 @@ class LockEngineTest {
         assertInstanceOf(RedisServerException.class, failure(acquiring));
         assertEquals(0, kind.count(NAME, owner), "an outcome it could not know is undone");
         assertTrue(kind.calls().contains("rollback " + NAME));
+    }
+
+    @Test
+    void theSameOwnersNextAcquisitionWaitsForTheRollbackOfItsAbandonedAcquire() {
+        LockOwner owner = here.owner(1);
+        kind.failNext(1, new RedisConnectionException("reply lost"));
+        CompletableFuture<Boolean> abandoned = here.tryAcquire(kind, NAME, owner, LEASE, 10_000_000_000L);
+        assertFalse(abandoned.isDone(), "backing off, its outcome unknown");
+        kind.holdReplies();   // the rollback's reply, and so its place in Redis, is on its way
+        abandoned.cancel(false);
+        assertEquals("rollback " + NAME, kind.calls().get(kind.calls().size() - 1));
+        CompletableFuture<Boolean> next = here.tryAcquire(kind, NAME, owner, LEASE, 10_000_000_000L);
+        assertEquals("rollback " + NAME, kind.calls().get(kind.calls().size() - 1),
+                "no acquire may overtake the rollback: landing first, it would be undone by it");
+        assertFalse(next.isDone());
+        kind.deliverHeldReplies();
+        assertTrue(next.join());
+        assertEquals("acquire " + NAME, kind.calls().get(kind.calls().size() - 1));
+        assertEquals(1, kind.count(NAME, owner));
+        here.release(kind, NAME, owner).join();
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.hasp.internal.pubsub.PubSub;
 import io.hasp.internal.topology.KeyBatch;
 import io.hasp.internal.topology.Topology;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * A one-server {@link Topology} made of given parts (and a master change the test announces), for engine tests that put their own commands
@@ -19,7 +20,7 @@ final class PartsTopology implements Topology {
 
     private final RedisCommands commands;
     private final PubSub pubSub;
-    private volatile Runnable mastersMoved = () -> { };
+    private volatile Consumer<String> mastersMoved = why -> { };
 
     PartsTopology(RedisCommands commands, PubSub pubSub) {
         this.commands = commands;
@@ -37,12 +38,12 @@ final class PartsTopology implements Topology {
     }
 
     /** Tells the engine, as a topology would after a failover, that some keys have another master now. */
-    void mastersMoved() {
-        mastersMoved.run();
+    void mastersMoved(String why) {
+        mastersMoved.accept(why);
     }
 
     @Override
-    public void onMastersMoved(Runnable listener) {
+    public void onMastersMoved(Consumer<String> listener) {
         this.mastersMoved = listener;
     }
 

@@ -178,7 +178,8 @@ class SentinelTopologyIT {
             // The watchdog's own pass is 100 s away: only the check at the switch ends the hold in time.
             assertEquals(HoldEnd.LOST, end.get(DEADLINE.toSeconds(), TimeUnit.SECONDS));
             HoldLostException e = assertThrows(HoldLostException.class, lock::unlock);
-            assertTrue(e.getMessage().contains("forgotten"), e.getMessage());
+            assertTrue(e.getMessage().contains("forgotten") && e.getMessage().contains("missing after the sentinels"
+                    + " switched the master of '" + RedisSentinel.MASTER_NAME + "'"), e.getMessage());
         } finally {
             for (RedisServer node : deployment.dataNodes()) {
                 call(node, "CONFIG", "SET", "replica-read-only", "yes");

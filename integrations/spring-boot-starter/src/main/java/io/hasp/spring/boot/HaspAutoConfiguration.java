@@ -3,6 +3,7 @@ package io.hasp.spring.boot;
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
 import io.hasp.spring.LockedConfiguration;
+import java.util.List;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -34,16 +35,18 @@ public class HaspAutoConfiguration {
     /**
      * The client's configuration from the two sets of properties.
      *
-     * @throws IllegalStateException when {@code spring.data.redis.sentinel.*} is set, or the cluster
-     *     nodes are not {@code host:port} each
+     * As Spring Boot chooses: the sentinels when {@code sentinel.*} is set, else the cluster nodes, else
+     * the URL, else host and port.
+     *
+     * @throws IllegalStateException when the sentinel master or nodes are missing, or the sentinels or
+     *     cluster nodes are not {@code host:port} each
      */
     static HaspConfig config(RedisServerProperties redis, HaspProperties hasp) {
-        if (redis.getSentinel().getMaster() != null || !redis.getSentinel().getNodes().isEmpty()) {
-            throw new IllegalStateException("spring.data.redis.sentinel.*: hasp does not support Redis Sentinel yet"
-                    + " (expected: spring.data.redis.url, host and port, or cluster.nodes)");
-        }
         HaspConfig.Builder b = HaspConfig.builder();
-        if (!redis.getCluster().getNodes().isEmpty()) {
+        RedisServerProperties.Sentinel sentinel = redis.getSentinel();
+        if (sentinel.getMaster() != null || !sentinel.getNodes().isEmpty()) {
+            sentinels(b, redis);
+        } else if (!redis.getCluster().getNodes().isEmpty()) {
             clusterNodes(b, redis);
             credentials(b, redis);
         } else if (redis.getUrl() != null && !redis.getUrl().isBlank()) {
@@ -90,17 +93,54 @@ public class HaspAutoConfiguration {
      */
     private static void clusterNodes(HaspConfig.Builder b, RedisServerProperties redis) {
         String scheme = redis.getSsl().isEnabled() ? "rediss-cluster://" : "redis-cluster://";
-        for (String node : redis.getCluster().getNodes()) {
+        b.uri(scheme + hostsAndPorts("spring.data.redis.cluster.nodes", redis.getCluster().getNodes()));
+    }
+
+    /**
+     * The sentinels as Spring Data Redis reads them: {@code sentinel.master} and {@code sentinel.nodes}
+     * (each {@code host:port}), the sentinels' own {@code sentinel.username} and {@code sentinel.password};
+     * the data nodes' credentials from the URL or {@code username} and {@code password}, and the database.
+     */
+    private static void sentinels(HaspConfig.Builder b, RedisServerProperties redis) {
+        RedisServerProperties.Sentinel sentinel = redis.getSentinel();
+        if (sentinel.getMaster() == null || sentinel.getMaster().isBlank() || sentinel.getNodes().isEmpty()) {
+            throw new IllegalStateException("spring.data.redis.sentinel.master and .nodes: " + sentinel.getMaster()
+                    + " and " + sentinel.getNodes() + " (expected: both, the master's name and host:port, ...)");
+        }
+        String scheme = redis.getSsl().isEnabled() ? "rediss-sentinel://" : "redis-sentinel://";
+        try {
+            b.uri(scheme + hostsAndPorts("spring.data.redis.sentinel.nodes", sentinel.getNodes()) + "/"
+                    + redis.getDatabase() + "#" + sentinel.getMaster().trim());
+            b.sentinel(b.build().sentinel().withCredentials(sentinel.getUsername(),
+                    sentinel.getPassword() == null ? null : sentinel.getPassword().toCharArray()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("spring.data.redis.sentinel.*: " + e.getMessage(), e);
+        }
+        if (redis.getUrl() != null && !redis.getUrl().isBlank()) {
+            HaspConfig url = HaspConfig.fromUri(redis.getUrl());   // as in Spring Boot: the URL's credentials
+            b.username(url.username()).password(url.password());
+        } else {
+            credentials(b, redis);
+        }
+    }
+
+    /** {@code nodes} joined for a URI, each checked to be {@code host:port}. */
+    private static String hostsAndPorts(String property, List<String> nodes) {
+        for (String node : nodes) {
             if (!node.trim().matches(".+:\\d+")) {
-                throw new IllegalStateException("spring.data.redis.cluster.nodes: \"" + node + "\" (expected: host:port)");
+                throw new IllegalStateException(property + ": \"" + node + "\" (expected: host:port)");
             }
         }
-        try {
-            b.uri(scheme + String.join(",", redis.getCluster().getNodes()));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("spring.data.redis.cluster.nodes: " + redis.getCluster().getNodes()
-                    + " (expected: host:port, ...): " + e.getMessage(), e);
+        StringBuilder joined = new StringBuilder();
+        for (String node : nodes) {
+            joined.append(joined.length() == 0 ? "" : ",").append(node.trim());
         }
+        try {
+            HaspConfig.fromUri("redis-cluster://" + joined);   // each host and port as the URI grammar reads them
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(property + ": " + nodes + " (expected: host:port, ...): " + e.getMessage(), e);
+        }
+        return joined.toString();
     }
 
     /** The health indicator, where the application has Spring Boot's health support. */

@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * read by hasp as well (Spring Data Redis, when present, reads them too): {@code url}, or
  * {@code host}, {@code port}, {@code username}, {@code password}, {@code database} and
  * {@code ssl.enabled}; {@code timeout}, {@code connect-timeout}; {@code cluster.nodes}.
- * {@code sentinel.*} is refused at startup: hasp does not support Redis Sentinel yet.
+ * {@code sentinel.master}, {@code sentinel.nodes}, {@code sentinel.username}, {@code sentinel.password}.
  */
 @ConfigurationProperties("spring.data.redis")
 public class RedisServerProperties {
@@ -158,10 +158,32 @@ public class RedisServerProperties {
         }
     }
 
-    /** {@code spring.data.redis.sentinel.*}: read only to refuse it clearly. */
+    /** {@code spring.data.redis.sentinel.*}: a master that Redis Sentinel watches. */
     public static class Sentinel {
         private String master;
         private List<String> nodes = new ArrayList<>();
+        private String username;
+        private String password;
+
+        /** @return the sentinels' ACL user, or null */
+        public String getUsername() {
+            return username;
+        }
+
+        /** @param username the sentinels' ACL user */
+        public void setUsername(String username) {
+            this.username = username;
+        }
+
+        /** @return the sentinels' password (not the data nodes'), or null */
+        public String getPassword() {
+            return password;
+        }
+
+        /** @param password the sentinels' password */
+        public void setPassword(String password) {
+            this.password = password;
+        }
 
         /** @return the master's name, or null */
         public String getMaster() {
@@ -173,7 +195,7 @@ public class RedisServerProperties {
             this.master = master;
         }
 
-        /** @return the sentinels */
+        /** @return the sentinels, {@code host:port} each */
         public List<String> getNodes() {
             return nodes;
         }

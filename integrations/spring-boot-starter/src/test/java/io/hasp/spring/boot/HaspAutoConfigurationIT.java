@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.annotation.Locked;
 import io.hasp.testing.RedisCluster;
+import io.hasp.testing.RedisSentinel;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
@@ -42,7 +43,7 @@ import org.springframework.context.annotation.Bean;
  * The starter in real Spring Boot applications on a real redis-server: the client built from
  * {@code spring.data.redis.*} and {@code hasp.*}, {@code @Locked} beans, the health indicator, the
  * back-off before an application's own client, bad values stopping the startup with the property's
- * name, a cluster from {@code cluster.nodes}, and two application JVMs keeping a counter exact
+ * name, a cluster from {@code cluster.nodes}, a Sentinel deployment from {@code sentinel.*}, and two application JVMs keeping a counter exact
  * (also on virtual threads, on the Temurin 25 JDK).
  */
 @ExtendWith(RedisServerExtension.class)
@@ -185,6 +186,26 @@ class HaspAutoConfigurationIT {
             HaspClient client = context.getBean(HaspClient.class);
             assertTrue(client.config().isCluster());
             assertEquals("hello cy, held true", context.getBean(Greeter.class).greet("cy"));
+        }
+    }
+
+    @Test
+    void sentinelPropertiesMakeAClientOfTheMasterTheSentinelsName() {
+        try (RedisSentinel deployment = RedisSentinel.start();
+                ConfigurableApplicationContext context = run(App.class,
+                        "spring.data.redis.sentinel.master=" + RedisSentinel.MASTER_NAME,
+                        "spring.data.redis.sentinel.nodes=" + deployment.sentinelAddresses())) {
+            HaspClient client = context.getBean(HaspClient.class);
+            assertTrue(client.config().isSentinel());
+            assertEquals("hello di, held true", context.getBean(Greeter.class).greet("di"));
+            client.getLock("greet:probe").lock();
+            try (RedisProbe probe = deployment.master().probe()) {
+                assertEquals(1L, probe.call("EXISTS", "greet:probe"), "the lock is on the master");
+            } finally {
+                client.getLock("greet:probe").unlock();
+            }
+            Health health = context.getBean("haspHealthIndicator", HealthIndicator.class).health();
+            assertEquals(Status.UP, health.getStatus());
         }
     }
 

@@ -1,0 +1,47 @@
+package io.hasp.internal.lock;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The holds of this client whose last acquire has an unknown outcome in Redis (its reply was lost, and
+ * a retry or a rollback is on its way): a new acquisition of the same hold starts only once that is
+ * settled. Otherwise the rollback of an owner's abandoned acquire could reach Redis after the same
+ * owner's next acquire (sent on another pooled connection, or a blocking call's direct one, after a
+ * reconnect or a master switch) and undo that new grant while the owner believes it holds the lock.
+ * Thread-safe; costs one map lookup per acquisition while nothing is unsettled.
+ */
+final class UnsettledAcquires {
+
+    private final ConcurrentHashMap<HoldKey, CompletableFuture<Void>> unsettled = new ConcurrentHashMap<>();
+
+    /** An acquire of {@code key} may have taken effect unseen. */
+    void mark(HoldKey key) {
+        unsettled.computeIfAbsent(key, k -> new CompletableFuture<>());
+    }
+
+    /** The outcome for {@code key} is known, or its rollback has been answered: waiting acquisitions go on. */
+    void settle(HoldKey key) {
+        CompletableFuture<Void> settled = unsettled.remove(key);
+        if (settled != null) {
+            settled.complete(null);
+        }
+    }
+
+    /**
+     * Begins {@code acquisition} once {@code key} is settled, if it is not now.
+     *
+     * @return false when {@code key} is settled now (the caller begins at once; nothing was kept)
+     */
+    boolean deferred(HoldKey key, Acquisition acquisition) {
+        if (unsettled.isEmpty()) {
+            return false;
+        }
+        CompletableFuture<Void> pending = unsettled.get(key);
+        if (pending == null) {
+            return false;
+        }
+        pending.whenComplete((ok, failure) -> acquisition.begin());
+        return true;
+    }
+}
