@@ -72,6 +72,7 @@ class SentinelFleetIT {
             closeable.close();
         }
         deployment.dataNodes().stream().filter(node -> !node.isRunning()).forEach(RedisServer::restart);
+        deployment.awaitWhole();   // the old master a replica again before the next test fails over
     }
 
     /** One library's view of the lock and the counter, as a worker uses them. */

@@ -69,7 +69,7 @@ public final class Connector {
 
     /**
      * A connector with this one's settings to the address {@code address} gives at each connect (an
-     * unresolved {@code host:port}; null while there is none yet, and then nothing may connect): a
+     * unresolved {@code host:port}; null while there is none, and then an attempt to connect fails): a
      * connection made with it follows the address when it reconnects, and
      * {@link RedisConnection#redirect()} makes it reconnect.
      */
@@ -84,7 +84,7 @@ public final class Connector {
         }
         InetSocketAddress now = moving.get();
         if (now == null) {
-            throw new IllegalStateException("no address to connect to yet");
+            throw new IllegalStateException("no server to connect to now");
         }
         return endpoint.at(now.getHostString(), now.getPort());
     }
@@ -96,7 +96,7 @@ public final class Connector {
 
     /** The server's address for messages: {@code host:port}, or the socket's path. */
     String address() {
-        return moving != null && moving.get() == null ? "(no address yet)" : endpoint().address();
+        return moving != null && moving.get() == null ? "(no server now)" : endpoint().address();
     }
 
     /** @return the transport */
@@ -114,7 +114,13 @@ public final class Connector {
      */
     CompletableFuture<Channel> open(EventLoop loop, ChannelHandler handler) {
         CompletableFuture<Channel> result = new CompletableFuture<>();
-        Endpoint to = endpoint();
+        Endpoint to;
+        try {
+            to = endpoint();
+        } catch (IllegalStateException nowhere) {
+            return CompletableFuture.failedFuture(new RedisConnectionException("cannot connect: " + nowhere.getMessage(),
+                    nowhere));
+        }
         boolean socket = to.socketPath() != null;
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +40,12 @@ import org.slf4j.LoggerFactory;
  * that waiters check their lock anew. Once no command can reach the old master any more, the lock
  * engine checks every watchdog hold on the new one ({@link #onMastersMoved}). No direct connections:
  * blocking lock calls use the multiplexed ones.
+ *
+ * <p>When a sentinel says it is about to promote a replica, the connections leave the master at once
+ * and wait, connected nowhere, for the switch: the old master takes writes until the sentinels demote
+ * it, and every write it takes after the promotion is thrown away then. Commands sent meanwhile wait
+ * (up to their timeout) and go to the new master. A pause the switch does not end within the check
+ * period (a failover that was aborted) ends with asking the sentinels where the master is.
  */
 public final class SentinelTopology implements Topology {
 
@@ -53,6 +60,8 @@ public final class SentinelTopology implements Topology {
     private final SentinelWatch watch;
     private final SingleServer server;
     private volatile NodeAddress master;
+    /** While a sentinel promotes a replica: the connections connect nowhere until the switch. */
+    private volatile boolean paused;
     private volatile Consumer<String> onMastersMoved = why -> { };
 
     /**
@@ -76,10 +85,10 @@ public final class SentinelTopology implements Topology {
         }
         this.discovery = new SentinelDiscovery(addresses, sentinel.masterName(), sentinels::of, dataNodes::of);
         this.watch = new SentinelWatch(discovery, addresses, this::listenTo, timer, sentinel.checkEvery().toMillis(),
-                this::switchTo);
+                this::switchTo, this::pause);
         Connector toMaster = new Connector(config, transport).following(() -> {
             NodeAddress now = master;
-            return now == null ? null : InetSocketAddress.createUnresolved(now.host(), now.port());
+            return now == null || paused ? null : InetSocketAddress.createUnresolved(now.host(), now.port());
         });
         this.server = new SingleServer(toMaster, timer, null);
     }
@@ -117,10 +126,13 @@ public final class SentinelTopology implements Topology {
         this.onMastersMoved = listener;
     }
 
-    /** Whether no master is known yet or every pooled connection is lost now; the key does not matter. */
+    /**
+     * Whether no master is known yet, a promotion is under way, or every pooled connection is lost now;
+     * the key does not matter.
+     */
     @Override
     public boolean knownDown(String key) {
-        return master == null || server.knownDown(key);
+        return master == null || paused || server.knownDown(key);
     }
 
     /** None: blocking lock calls take the multiplexed connections, which follow the master. */
@@ -160,10 +172,33 @@ public final class SentinelTopology implements Topology {
         });
     }
 
+    /**
+     * A sentinel is promoting {@code chosen}: leave the master now, and wait for the switch (or, if none
+     * comes within the check period, ask the sentinels again).
+     */
+    void pause(NodeAddress chosen) {
+        paused = true;
+        for (RedisConnection connection : server.connections()) {
+            connection.redirect();
+        }
+        try {
+            timer.newTimeout(t -> {
+                if (paused) {
+                    log.warn("no switch of '{}' announced since a sentinel began promoting {}: asking the sentinels",
+                            discovery.masterName(), chosen);
+                    discovery.master().whenComplete((found, failure) -> switchTo(found != null ? found : master));
+                }
+            }, config.sentinel().checkEvery().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (IllegalStateException timerStopped) {
+            // the client is closing
+        }
+    }
+
     /** The watch saw a new master: every connection moves there, then the holds are checked. */
     private void switchTo(NodeAddress next) {
         NodeAddress before = master;
         master = next;
+        paused = false;
         List<CompletableFuture<Void>> moved = new ArrayList<>();
         for (RedisConnection connection : server.connections()) {
             moved.add(connection.redirect());

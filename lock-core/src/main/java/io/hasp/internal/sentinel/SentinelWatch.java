@@ -24,6 +24,11 @@ import org.slf4j.LoggerFactory;
  * master ({@link SentinelDiscovery}) every {@code checkEvery}. Each new master is reported once, in
  * the order seen, on an event-loop or timer thread: the callback must not block. Thread-safe.
  *
+ * <p>The sentinel that runs a failover also says, before it promotes the replica it chose, which one
+ * ({@code +selected-slave}); the watch passes that on at once, so that the client stops writing to a
+ * master whose writes are about to be thrown away, rather than at the switch message, which comes
+ * after the promotion (0.6-2 s later here).
+ *
  * <p>A switch message comes from the sentinel that made the switch and is believed. A check moves off
  * the current master only when that master no longer says it is one (or does not answer): right after
  * a switch, a sentinel that has not heard of it yet still names the old master, which still says it is
@@ -34,6 +39,11 @@ public final class SentinelWatch implements AutoCloseable {
 
     /** The channel on which a sentinel announces {@code <name> <old-ip> <old-port> <new-ip> <new-port>}. */
     static final String SWITCH_CHANNEL = "+switch-master";
+    /**
+     * The channel on which the sentinel running a failover names the replica it will promote, before it
+     * does: {@code slave <ip:port> <ip> <port> @ <name> <master-ip> <master-port>}.
+     */
+    static final String PROMOTION_CHANNEL = "+selected-slave";
 
     private static final Logger log = LoggerFactory.getLogger(SentinelWatch.class);
 
@@ -43,6 +53,7 @@ public final class SentinelWatch implements AutoCloseable {
     private final Timer timer;
     private final long checkMillis;
     private final Consumer<NodeAddress> onSwitch;
+    private final Consumer<NodeAddress> onPromotion;
     private final AtomicReference<NodeAddress> master = new AtomicReference<>();
     private final List<PubSub> listening = new CopyOnWriteArrayList<>();
     private final AtomicLong checks = new AtomicLong();
@@ -56,10 +67,11 @@ public final class SentinelWatch implements AutoCloseable {
      * @param timer the client's timer, for the periodic check
      * @param checkMillis the period of the check, &gt; 0
      * @param onSwitch told of each new master
+     * @param onPromotion told of the replica a sentinel is about to promote in place of the current master
      */
     public SentinelWatch(SentinelDiscovery discovery, List<NodeAddress> sentinels,
             Function<NodeAddress, CompletableFuture<PubSub>> open, Timer timer, long checkMillis,
-            Consumer<NodeAddress> onSwitch) {
+            Consumer<NodeAddress> onSwitch, Consumer<NodeAddress> onPromotion) {
         if (checkMillis <= 0) {
             throw new IllegalArgumentException("checkMillis: " + checkMillis + " (expected: > 0)");
         }
@@ -69,6 +81,7 @@ public final class SentinelWatch implements AutoCloseable {
         this.timer = timer;
         this.checkMillis = checkMillis;
         this.onSwitch = onSwitch;
+        this.onPromotion = onPromotion;
     }
 
     /**
@@ -87,7 +100,8 @@ public final class SentinelWatch implements AutoCloseable {
                         if (closed) {
                             pubSub.close();
                         }
-                        return pubSub.subscribe(SWITCH_CHANNEL, this::announced);
+                        return pubSub.subscribe(PROMOTION_CHANNEL, this::promoting)
+                                .thenCompose(first -> pubSub.subscribe(SWITCH_CHANNEL, this::announced));
                     })
                     .handle((subscription, failure) -> {
                         if (failure != null) {
@@ -110,6 +124,25 @@ public final class SentinelWatch implements AutoCloseable {
     /** How many periodic checks have completed; for tests. */
     long checks() {
         return checks.get();
+    }
+
+    /** A message on {@link #PROMOTION_CHANNEL}; package-private for tests. */
+    void promoting(String channel, String message) {
+        String[] fields = message.split(" ");
+        if (fields.length != 8 || !fields[4].equals("@") || !fields[5].equals(discovery.masterName())) {
+            return;   // another master's failover, or a message of another form
+        }
+        try {
+            NodeAddress replaced = new NodeAddress(fields[6], Integer.parseInt(fields[7]));
+            NodeAddress chosen = new NodeAddress(fields[2], Integer.parseInt(fields[3]));
+            if (replaced.equals(master.get()) && !closed) {
+                log.info("a sentinel is promoting {} in place of {}, the master of '{}'", chosen, replaced,
+                        discovery.masterName());
+                onPromotion.accept(chosen);
+            }
+        } catch (IllegalArgumentException malformed) {
+            log.warn("sentinel announced a promotion for '{}' hasp cannot read: {}", discovery.masterName(), message);
+        }
     }
 
     /** A message on {@link #SWITCH_CHANNEL}; package-private for tests. */

@@ -9,6 +9,8 @@ import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
 import io.hasp.RedisConnectionException;
 import io.hasp.SentinelConfig;
+import io.hasp.internal.ClientInternals;
+import io.hasp.internal.topology.NodeAddress;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.HoldLostException;
@@ -64,6 +66,7 @@ class SentinelTopologyIT {
         assertTrue(threads.awaitTermination(30, TimeUnit.SECONDS), "test threads stopped");
         clients.forEach(HaspClient::close);
         deployment.dataNodes().stream().filter(node -> !node.isRunning()).forEach(RedisServer::restart);
+        deployment.awaitWhole();   // the old master a replica again before the next test fails over
     }
 
     private HaspClient client(HaspConfig.Builder builder) {
@@ -82,6 +85,14 @@ class SentinelTopologyIT {
         try (RedisProbe probe = node.probe()) {
             return probe.call(command);
         }
+    }
+
+    private static List<InetSocketAddress> sentinelAddresses() {
+        List<InetSocketAddress> sentinels = new ArrayList<>();
+        for (RedisServer sentinel : deployment.sentinels()) {
+            sentinels.add(InetSocketAddress.createUnresolved(sentinel.host(), sentinel.port()));
+        }
+        return sentinels;
     }
 
     private static int freePort() {
@@ -107,9 +118,7 @@ class SentinelTopologyIT {
     void aSentinelThatIsDownIsSkipped() {
         List<InetSocketAddress> sentinels = new ArrayList<>();
         sentinels.add(InetSocketAddress.createUnresolved("127.0.0.1", freePort()));
-        for (RedisServer sentinel : deployment.sentinels()) {
-            sentinels.add(InetSocketAddress.createUnresolved(sentinel.host(), sentinel.port()));
-        }
+        sentinels.addAll(sentinelAddresses());
         HaspClient client = client(HaspConfig.builder().connectTimeout(Duration.ofSeconds(1))
                 .sentinel(SentinelConfig.of(RedisSentinel.MASTER_NAME, sentinels)));
         assertTrue(client.getLock("skipped").tryLock());
@@ -141,6 +150,23 @@ class SentinelTopologyIT {
                 e.getMessage());
         assertTrue(e.getMessage().contains("127.0.0.1:" + a) && e.getMessage().contains("127.0.0.1:" + b),
                 e.getMessage());
+    }
+
+    @Test
+    @Order(5)
+    void aPromotionUnderWayPausesTheClientUntilTheSwitchOrTheNextCheck() {
+        HaspClient client = client(HaspConfig.builder().commandTimeout(Duration.ofSeconds(5))
+                .sentinel(SentinelConfig.of(RedisSentinel.MASTER_NAME, sentinelAddresses())
+                        .withCheckEvery(Duration.ofMillis(500))));
+        SentinelTopology topology = (SentinelTopology) ClientInternals.topology(client);
+        NodeAddress master = topology.master();
+        topology.pause(new NodeAddress("127.0.0.1", 1));   // as +selected-slave would: no write reaches the master now
+        assertTrue(topology.knownDown("k"), "every connection left the master at once");
+        CompletableFuture<Void> write = client.commands().set("paused", "1").thenApply(ok -> null);
+        // No switch comes (a failover that was aborted): the next check finds the same master.
+        write.join();
+        assertEquals(master, topology.master());
+        assertEquals("1", call(deployment.master(), "GET", "paused"));
     }
 
     @Test

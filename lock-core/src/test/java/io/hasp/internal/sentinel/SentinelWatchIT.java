@@ -44,6 +44,7 @@ class SentinelWatchIT {
     private Connector settings;
     private SentinelWatch watch;
     private final List<NodeAddress> switches = new CopyOnWriteArrayList<>();
+    private final List<NodeAddress> promotions = new CopyOnWriteArrayList<>();
 
     @BeforeAll
     static void start() {
@@ -71,6 +72,8 @@ class SentinelWatchIT {
         }
         connections.close().get(30, TimeUnit.SECONDS);
         rig.close();
+        deployment.dataNodes().stream().filter(node -> !node.isRunning()).forEach(RedisServer::restart);
+        deployment.awaitWhole();   // the old master a replica again before the next test fails over
     }
 
     private static NodeAddress address(RedisServer server) {
@@ -95,7 +98,7 @@ class SentinelWatchIT {
 
     private SentinelWatch watch(Function<NodeAddress, CompletableFuture<PubSub>> open, long checkMillis) {
         SentinelDiscovery discovery = new SentinelDiscovery(sentinels(), RedisSentinel.MASTER_NAME, connections::of, connections::of);
-        watch = new SentinelWatch(discovery, sentinels(), open, rig.timer, checkMillis, switches::add);
+        watch = new SentinelWatch(discovery, sentinels(), open, rig.timer, checkMillis, switches::add, promotions::add);
         return watch;
     }
 
@@ -108,6 +111,7 @@ class SentinelWatchIT {
         assertTrue(Conditions.await(DEADLINE, () -> !switches.isEmpty()), "a switch reported");
         assertEquals(List.of(promoted), switches, "reported once, though every sentinel announces it");
         assertEquals(promoted, watch.master());
+        assertEquals(List.of(promoted), promotions, "the replica the sentinel chose, told before the switch");
     }
 
     @Test
@@ -118,7 +122,6 @@ class SentinelWatchIT {
         NodeAddress promoted = address(deployment.killMaster());
         assertTrue(Conditions.await(DEADLINE, () -> !switches.isEmpty()), "a switch found by the check");
         assertEquals(List.of(promoted), switches);
-        deployment.dataNodes().stream().filter(node -> !node.isRunning()).forEach(RedisServer::restart);
     }
 
     @Test
@@ -157,5 +160,12 @@ class SentinelWatchIT {
         assertEquals(List.of(), switches);
         unstarted.announced(SentinelWatch.SWITCH_CHANNEL, RedisSentinel.MASTER_NAME + " 127.0.0.1 7000 127.0.0.1 7001");
         assertEquals(List.of(new NodeAddress("127.0.0.1", 7001)), switches);
+        String promotion = "slave 127.0.0.1:7002 127.0.0.1 7002 @ ";
+        unstarted.promoting(SentinelWatch.PROMOTION_CHANNEL, promotion + "orders 127.0.0.1 7001");
+        unstarted.promoting(SentinelWatch.PROMOTION_CHANNEL, promotion + RedisSentinel.MASTER_NAME + " 127.0.0.1 7000");
+        unstarted.promoting(SentinelWatch.PROMOTION_CHANNEL, "slave 127.0.0.1:7002 @ " + RedisSentinel.MASTER_NAME);
+        assertEquals(List.of(), promotions, "another master's, a former master's, a malformed message");
+        unstarted.promoting(SentinelWatch.PROMOTION_CHANNEL, promotion + RedisSentinel.MASTER_NAME + " 127.0.0.1 7001");
+        assertEquals(List.of(new NodeAddress("127.0.0.1", 7002)), promotions);
     }
 }
