@@ -54,6 +54,28 @@ class DemoIT {
     }
 
     @Test
+    void twoWorkerJvmsStayExactBehindSentinel() throws Exception {
+        try (io.hasp.testing.RedisSentinel deployment = io.hasp.testing.RedisSentinel.start()) {
+            PrintStream original = System.out;
+            ByteArrayOutputStream captured = new ByteArrayOutputStream();
+            int status;
+            try (PrintStream tee = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
+                System.setOut(tee);
+                status = Demo.run("--redis", deployment.uri(), "--workers", "4", "--increments", "50",
+                        "--lock", "demo-sentinel:lock", "--counter", "demo-sentinel:counter");
+            } finally {
+                System.setOut(original);
+            }
+            String output = captured.toString(StandardCharsets.UTF_8);
+            System.out.println(output);
+            assertEquals(0, status, output);
+            assertTrue(output.contains("4 workers in 2 JVM processes"), output);
+            assertTrue(output.contains("on " + deployment.uri()), output);
+            assertTrue(output.contains("demo-sentinel:counter = 200  (+200, expected +200)  exact"), output);
+        }
+    }
+
+    @Test
     void badFlagsAreRejectedBeforeAnythingStarts() throws Exception {
         assertEquals(64, Demo.run("--workers", "0"));
         assertEquals(64, Demo.run("--processes", "1"));

@@ -111,6 +111,11 @@ class SentinelTopologyIT {
         assertEquals(0L, call(master, "EXISTS", "stock"));
         assertEquals("redis-sentinel://" + deployment.sentinelAddresses() + "#" + RedisSentinel.MASTER_NAME,
                 client.config().redactedUri());
+        HaspClient resp3 = client(HaspConfig.builder().uri(deployment.uri() + "").protocol(HaspConfig.Protocol.RESP3)
+                .clientName("sentinel-it-3"));
+        assertTrue(resp3.getLock("stock").tryLock(), "RESP3 toward the sentinels and the master");
+        assertEquals(1L, call(master, "EXISTS", "stock"));
+        resp3.getLock("stock").unlock();
     }
 
     @Test
