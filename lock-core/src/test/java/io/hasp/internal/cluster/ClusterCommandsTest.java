@@ -176,7 +176,9 @@ class ClusterCommandsTest {
         assertEquals("OK", commands.set(key, "v").get(10, TimeUnit.SECONDS));
         migrate(slot, from, to, key, /* finish= */ true);
         awaitMaster(slot, address(to), "the periodic refresh");
-        assertTrue(mastersMoved.get() >= 1, "the lock engine is told that a slot has another master");
+        // The map is replaced before the listeners run: wait for the listener, not only for the map.
+        assertTrue(Conditions.await(Duration.ofSeconds(10), () -> mastersMoved.get() >= 1),
+                "the lock engine is told that a slot has another master");
     }
 
     private void awaitMaster(int slot, NodeAddress expected, String what) {
