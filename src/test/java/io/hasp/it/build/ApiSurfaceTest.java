@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.hasp.HaspClient;
 import io.hasp.annotation.LockTemplate;
+import io.hasp.shedlock.HaspLockProvider;
 import io.hasp.lock.rw.HaspReadWriteLocks;
 import io.hasp.resp.RespReader;
 import java.io.IOException;
@@ -43,7 +44,7 @@ class ApiSurfaceTest {
 
     /** One class of each library module, to find the module's jar (or classes directory). */
     private static final List<Class<?>> ANCHORS = List.of(RespReader.class, HaspClient.class, HaspReadWriteLocks.class,
-            LockTemplate.class);
+            LockTemplate.class, HaspLockProvider.class);
 
     @Test
     void exportedPublicTypesAreTheCheckedInList() throws Exception {
@@ -79,7 +80,8 @@ class ApiSurfaceTest {
                 }
             }
         }
-        assertEquals(new TreeSet<>(Set.of("io.hasp", "io.hasp.lock", "io.hasp.lock.rw", "io.hasp.resp", "io.hasp.annotation")),
+        assertEquals(new TreeSet<>(Set.of("io.hasp", "io.hasp.lock", "io.hasp.lock.rw", "io.hasp.resp", "io.hasp.annotation",
+                "io.hasp.shedlock")),
                 exported);
     }
 

@@ -16,13 +16,19 @@ import io.hasp.lock.MultiLock;
 import io.hasp.lock.RedLock;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
+import io.hasp.shedlock.HaspLockProvider;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 
 /**
  * The Java samples of README.md and docs/, as compiled code: each region between {@code // begin-sample: <id>}
@@ -103,6 +109,20 @@ public final class DocSamples {
             try { exclusiveWork(); } finally { lock.unlock(); }
         }
         // end-sample: sentinel
+    }
+
+    /** docs/integrations.md: a ShedLock job on hasp, without Spring. */
+    public static void shedlock(HaspClient client) {
+        // begin-sample: shedlock
+        LockProvider provider = new HaspLockProvider(client);                 // locks named "shedlock:<job name>"
+        LockingTaskExecutor jobs = new DefaultLockingTaskExecutor(provider);
+        jobs.executeWithLock((Runnable) () -> report(),                        // skipped while another instance runs it
+                new LockConfiguration(Instant.now(), "report", Duration.ofMinutes(10), Duration.ofSeconds(1)));
+        // end-sample: shedlock
+    }
+
+    static void report() {
+        step("report");
     }
 
     /** docs/locks.md: the read/write lock. */
@@ -266,6 +286,6 @@ public final class DocSamples {
     }
 
     /** The sample's ids, for the test that runs them: every region above. */
-    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "read-write", "fenced", "multi-lock",
+    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "shedlock", "read-write", "fenced", "multi-lock",
             "redlock", "annotation", "annotation-interface");
 }

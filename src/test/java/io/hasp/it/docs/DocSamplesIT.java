@@ -143,6 +143,15 @@ class DocSamplesIT {
     }
 
     @Test
+    void shedlock() {
+        DocSamples.shedlock(client);
+        assertEquals(1, ran("report"));
+        assertEquals(1L, exists(redis, "shedlock:report"), "held for lockAtLeastFor after the run");
+        DocSamples.shedlock(client);
+        assertEquals(1, ran("report"), "a second run within lockAtLeastFor is skipped");
+    }
+
+    @Test
     void sentinel() {
         try (RedisSentinel deployment = RedisSentinel.start()) {
             DocSamples.sentinel(deployment.uri());
