@@ -213,8 +213,8 @@ final class LeaseRenewer {
             boolean renewed = outcome.charAt(i) == '1';
             hold.endRenewal(renewed, sentNanos);
             if (!renewed) {
-                String why = change == null ? "the watchdog found it no longer held in Redis"
-                        : "the watchdog found it missing after " + change;
+                String why = change == null ? "the watchdog found it gone: no longer held in Redis"
+                        : "the watchdog found it gone after " + change;
                 log.warn("{} lock {} lost by {}: {}", hold.kind, hold.name, hold.field, why);
                 holds.end(hold, HoldEnd.LOST, why);
             }

@@ -199,7 +199,7 @@ class LockEngineTest {
         assertEquals(1, here.heldLocks(kind));
         CompletionException unlock = assertThrows(CompletionException.class, () -> here.release(kind, NAME, owner).join());
         HoldLostException lost = assertInstanceOf(HoldLostException.class, unlock.getCause());
-        assertTrue(lost.getMessage().contains("missing after the test's master switch"), lost.getMessage());
+        assertTrue(lost.getMessage().contains("the watchdog found it gone after the test's master switch"), lost.getMessage());
     }
 
     @Test

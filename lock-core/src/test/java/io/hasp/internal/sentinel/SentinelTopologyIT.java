@@ -209,7 +209,7 @@ class SentinelTopologyIT {
             // The watchdog's own pass is 100 s away: only the check at the switch ends the hold in time.
             assertEquals(HoldEnd.LOST, end.get(DEADLINE.toSeconds(), TimeUnit.SECONDS));
             HoldLostException e = assertThrows(HoldLostException.class, lock::unlock);
-            assertTrue(e.getMessage().contains("forgotten") && e.getMessage().contains("missing after the sentinels"
+            assertTrue(e.getMessage().contains("forgotten") && e.getMessage().contains("gone after the sentinels"
                     + " switched the master of '" + RedisSentinel.MASTER_NAME + "'"), e.getMessage());
         } finally {
             for (RedisServer node : deployment.dataNodes()) {
