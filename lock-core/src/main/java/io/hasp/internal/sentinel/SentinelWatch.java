@@ -7,6 +7,8 @@ import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +59,9 @@ public final class SentinelWatch implements AutoCloseable {
     private final AtomicReference<NodeAddress> master = new AtomicReference<>();
     private final List<PubSub> listening = new CopyOnWriteArrayList<>();
     private final AtomicLong checks = new AtomicLong();
+    /** Sentinels whose messages this watch hears, and those it could not listen to yet. */
+    private final Set<NodeAddress> heard = ConcurrentHashMap.newKeySet();
+    private final Set<NodeAddress> deaf = ConcurrentHashMap.newKeySet();
     private volatile Timeout check;
     private volatile boolean closed;
 
@@ -88,32 +93,51 @@ public final class SentinelWatch implements AutoCloseable {
      * Starts watching from {@code current}, the master found at start.
      *
      * @return completes once every sentinel listens or failed to (a failure is logged; the periodic
-     *     check covers what that sentinel would have said)
+     *     check covers what that sentinel would have said, and tries to listen to it again)
      */
     public CompletableFuture<Void> start(NodeAddress current) {
         master.set(current);
         List<CompletableFuture<Void>> subscribed = new ArrayList<>();
         for (NodeAddress sentinel : sentinels) {
-            subscribed.add(Futures.sent(() -> open.apply(sentinel))
-                    .thenCompose(pubSub -> {
-                        listening.add(pubSub);
-                        if (closed) {
-                            pubSub.close();
-                        }
-                        return pubSub.subscribe(PROMOTION_CHANNEL, this::promoting)
-                                .thenCompose(first -> pubSub.subscribe(SWITCH_CHANNEL, this::announced));
-                    })
-                    .handle((subscription, failure) -> {
-                        if (failure != null) {
-                            log.info("sentinel {} is not listened to for switches of '{}' (the check every {} ms"
-                                    + " still is): {}", sentinel, discovery.masterName(), checkMillis,
-                                    Futures.unwrap(failure).toString());
-                        }
-                        return null;
-                    }));
+            subscribed.add(listen(sentinel));
         }
         scheduleCheck();
         return CompletableFuture.allOf(subscribed.toArray(new CompletableFuture<?>[0]));
+    }
+
+    /** Subscribes to {@code sentinel}'s promotion and switch messages; on failure, the next check tries again. */
+    private CompletableFuture<Void> listen(NodeAddress sentinel) {
+        return Futures.sent(() -> open.apply(sentinel))
+                .thenCompose(pubSub -> {
+                    listening.add(pubSub);
+                    if (closed) {
+                        pubSub.close();
+                    }
+                    return pubSub.subscribe(PROMOTION_CHANNEL, this::promoting)
+                            .thenCompose(first -> pubSub.subscribe(SWITCH_CHANNEL, this::announced))
+                            .whenComplete((ok, failure) -> {
+                                if (failure != null) {
+                                    listening.remove(pubSub);
+                                    pubSub.close();
+                                }
+                            });
+                })
+                .handle((subscription, failure) -> {
+                    if (failure == null) {
+                        heard.add(sentinel);
+                    } else if (!closed) {
+                        deaf.add(sentinel);
+                        log.info("sentinel {} is not listened to for switches of '{}' (the check every {} ms"
+                                + " still is, and tries again): {}", sentinel, discovery.masterName(), checkMillis,
+                                Futures.unwrap(failure).toString());
+                    }
+                    return null;
+                });
+    }
+
+    /** How many sentinels are listened to now; for tests. */
+    int listenedTo() {
+        return heard.size();
     }
 
     /** The master as last seen: the one found at start, or the latest switch. */
@@ -171,22 +195,36 @@ public final class SentinelWatch implements AutoCloseable {
             return;
         }
         try {
-            check = timer.newTimeout(t -> discovery.master().thenCompose(found -> {
-                NodeAddress current = master.get();
-                if (found.equals(current)) {
-                    return CompletableFuture.completedFuture(null);
-                }
-                return discovery.saysMaster(current).thenApply(stillMaster -> stillMaster ? null : found);
-            }).whenComplete((moved, failure) -> {
-                checks.incrementAndGet();
-                if (moved != null) {
-                    switchTo(moved);
-                }
-                scheduleCheck();
-            }), checkMillis, TimeUnit.MILLISECONDS);
+            check = timer.newTimeout(t -> {
+                listenAgain();
+                discovery.master().thenCompose(found -> {
+                    NodeAddress current = master.get();
+                    if (found.equals(current)) {
+                        return CompletableFuture.completedFuture(null);
+                    }
+                    return discovery.saysMaster(current).thenApply(stillMaster -> stillMaster ? null : found);
+                }).whenComplete((moved, failure) -> {
+                    checks.incrementAndGet();
+                    if (moved != null) {
+                        switchTo(moved);
+                    }
+                    scheduleCheck();
+                });
+            }, checkMillis, TimeUnit.MILLISECONDS);
         } catch (IllegalStateException timerStopped) {
             // the client is closing
         }
+    }
+
+    /** Tries again to listen to the sentinels it could not listen to. */
+    private void listenAgain() {
+        List<NodeAddress> again = new ArrayList<>();
+        for (NodeAddress sentinel : deaf) {
+            if (deaf.remove(sentinel)) {
+                again.add(sentinel);
+            }
+        }
+        again.forEach(this::listen);   // after the loop: a failure adds the sentinel back to deaf at once
     }
 
     /** Stops the check and closes the sentinels' pub/sub connections. */

@@ -19,6 +19,8 @@ import io.netty.channel.EventLoop;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -150,6 +152,18 @@ class SentinelWatchIT {
                 + master.port() + " " + gone.host() + " " + gone.port());
         assertTrue(Conditions.await(DEADLINE, () -> switches.size() == 2), "switched back: " + switches);
         assertEquals(List.of(gone, master), switches);
+    }
+
+    @Test
+    void aSentinelThatCouldNotBeListenedToIsTriedAgainAtTheCheck() {
+        Set<NodeAddress> refusedOnce = ConcurrentHashMap.newKeySet();
+        SentinelWatch watching = watch(sentinel -> refusedOnce.add(sentinel)
+                ? CompletableFuture.failedFuture(new RedisConnectionException("down at start in this test", null))
+                : listen(sentinel), 100);
+        watching.start(address(deployment.master()));
+        assertEquals(0, watching.listenedTo());
+        assertTrue(Conditions.await(DEADLINE, () -> watching.listenedTo() == deployment.sentinels().size()),
+                "listened to at a later check: " + watching.listenedTo());
     }
 
     @Test
