@@ -22,6 +22,9 @@ final class UnsettledAcquires {
 
     /** The outcome for {@code key} is known, or its rollback has been answered: waiting acquisitions go on. */
     void settle(HoldKey key) {
+        if (unsettled.isEmpty()) {
+            return;   // the common case: every acquisition's answer settles, and nothing was marked
+        }
         CompletableFuture<Void> settled = unsettled.remove(key);
         if (settled != null) {
             settled.complete(null);

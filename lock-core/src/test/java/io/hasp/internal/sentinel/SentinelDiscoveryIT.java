@@ -67,11 +67,13 @@ class SentinelDiscoveryIT {
         rig.close();
     }
 
-    private static NodeAddress address(RedisServer server) {
+    /** The address of a fixture's server; shared with the other sentinel tests. */
+    static NodeAddress address(RedisServer server) {
         return new NodeAddress(server.host(), server.port());
     }
 
-    private static List<NodeAddress> sentinels() {
+    /** The addresses of {@code deployment}'s sentinels, in order. */
+    static List<NodeAddress> sentinels(RedisSentinel deployment) {
         List<NodeAddress> addresses = new ArrayList<>();
         for (RedisServer sentinel : deployment.sentinels()) {
             addresses.add(address(sentinel));
@@ -102,14 +104,14 @@ class SentinelDiscoveryIT {
     @Order(1)
     void findsTheMasterTheSentinelsName() throws Exception {
         assertEquals(address(deployment.master()),
-                discovery(sentinels(), RedisSentinel.MASTER_NAME).master().get(30, TimeUnit.SECONDS));
+                discovery(sentinels(deployment), RedisSentinel.MASTER_NAME).master().get(30, TimeUnit.SECONDS));
     }
 
     @Test
     @Order(2)
     void aSentinelThatIsDownIsPassedOver() throws Exception {
         List<NodeAddress> sentinels = new ArrayList<>(List.of(nobody()));
-        sentinels.addAll(sentinels());
+        sentinels.addAll(sentinels(deployment));
         assertEquals(address(deployment.master()),
                 discovery(sentinels, RedisSentinel.MASTER_NAME).master().get(30, TimeUnit.SECONDS));
     }
@@ -117,8 +119,8 @@ class SentinelDiscoveryIT {
     @Test
     @Order(3)
     void aNameNoSentinelMonitorsFailsNamingEverySentinelAsked() {
-        RedisConnectionException e = failure(discovery(sentinels(), "orders-master"));
-        for (NodeAddress sentinel : sentinels()) {
+        RedisConnectionException e = failure(discovery(sentinels(deployment), "orders-master"));
+        for (NodeAddress sentinel : sentinels(deployment)) {
             assertTrue(e.getMessage().contains(sentinel + " does not monitor a master named 'orders-master'"),
                     e.getMessage());
         }
@@ -153,7 +155,7 @@ class SentinelDiscoveryIT {
     void afterAFailoverTheNewMasterIsFound() throws Exception {
         NodeAddress before = address(deployment.master());
         RedisServer promoted = deployment.failover();
-        NodeAddress found = discovery(sentinels(), RedisSentinel.MASTER_NAME).master().get(30, TimeUnit.SECONDS);
+        NodeAddress found = discovery(sentinels(deployment), RedisSentinel.MASTER_NAME).master().get(30, TimeUnit.SECONDS);
         assertEquals(address(promoted), found);
         assertNotEquals(before, found);
     }

@@ -1,5 +1,7 @@
 package io.hasp.internal.sentinel;
 
+import static io.hasp.internal.sentinel.SentinelDiscoveryIT.address;
+import static io.hasp.internal.sentinel.SentinelDiscoveryIT.sentinels;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,7 +19,6 @@ import io.hasp.testing.RedisSentinel;
 import io.hasp.testing.RedisServer;
 import io.netty.channel.EventLoop;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -78,18 +79,6 @@ class SentinelWatchIT {
         deployment.awaitWhole();   // the old master a replica again before the next test fails over
     }
 
-    private static NodeAddress address(RedisServer server) {
-        return new NodeAddress(server.host(), server.port());
-    }
-
-    private static List<NodeAddress> sentinels() {
-        List<NodeAddress> addresses = new ArrayList<>();
-        for (RedisServer sentinel : deployment.sentinels()) {
-            addresses.add(address(sentinel));
-        }
-        return addresses;
-    }
-
     /** A started pub/sub connection to the sentinel at {@code address}. */
     private CompletableFuture<PubSub> listen(NodeAddress address) {
         DefaultPubSub pubSub = new DefaultPubSub(push -> new RedisConnection("sentinel",
@@ -99,8 +88,10 @@ class SentinelWatchIT {
     }
 
     private SentinelWatch watch(Function<NodeAddress, CompletableFuture<PubSub>> open, long checkMillis) {
-        SentinelDiscovery discovery = new SentinelDiscovery(sentinels(), RedisSentinel.MASTER_NAME, connections::of, connections::of);
-        watch = new SentinelWatch(discovery, sentinels(), open, rig.timer, checkMillis, switches::add, promotions::add);
+        SentinelDiscovery discovery = new SentinelDiscovery(sentinels(deployment), RedisSentinel.MASTER_NAME,
+                connections::of, connections::of);
+        watch = new SentinelWatch(discovery, sentinels(deployment), open, rig.timer, checkMillis, switches::add,
+                promotions::add);
         return watch;
     }
 
