@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.hasp.HaspClient;
 import io.hasp.annotation.LockTemplate;
 import io.hasp.shedlock.HaspLockProvider;
+import io.hasp.spring.integration.HaspLockRegistry;
 import io.hasp.lock.rw.HaspReadWriteLocks;
 import io.hasp.resp.RespReader;
 import java.io.IOException;
@@ -44,7 +45,7 @@ class ApiSurfaceTest {
 
     /** One class of each library module, to find the module's jar (or classes directory). */
     private static final List<Class<?>> ANCHORS = List.of(RespReader.class, HaspClient.class, HaspReadWriteLocks.class,
-            LockTemplate.class, HaspLockProvider.class);
+            LockTemplate.class, HaspLockProvider.class, HaspLockRegistry.class);
 
     @Test
     void exportedPublicTypesAreTheCheckedInList() throws Exception {
@@ -81,7 +82,7 @@ class ApiSurfaceTest {
             }
         }
         assertEquals(new TreeSet<>(Set.of("io.hasp", "io.hasp.lock", "io.hasp.lock.rw", "io.hasp.resp", "io.hasp.annotation",
-                "io.hasp.shedlock")),
+                "io.hasp.shedlock", "io.hasp.spring.integration")),
                 exported);
     }
 

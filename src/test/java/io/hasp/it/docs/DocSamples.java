@@ -17,6 +17,7 @@ import io.hasp.lock.RedLock;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
 import io.hasp.shedlock.HaspLockProvider;
+import io.hasp.spring.integration.HaspLockRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -29,6 +30,8 @@ import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
+import org.springframework.integration.support.locks.DistributedLock;
+import org.springframework.integration.support.locks.LockRegistry;
 
 /**
  * The Java samples of README.md and docs/, as compiled code: each region between {@code // begin-sample: <id>}
@@ -119,6 +122,22 @@ public final class DocSamples {
         jobs.executeWithLock((Runnable) () -> report(),                        // skipped while another instance runs it
                 new LockConfiguration(Instant.now(), "report", Duration.ofMinutes(10), Duration.ofSeconds(1)));
         // end-sample: shedlock
+    }
+
+    /** docs/integrations.md: Spring Integration's lock registry on hasp. */
+    public static void springIntegration(HaspClient client) throws Exception {
+        // begin-sample: spring-integration
+        LockRegistry<DistributedLock> locks = new HaspLockRegistry(client, "orders");   // locks named "orders:<key>"
+        locks.executeLocked("42", () -> ship(42));                     // waits for the lock, runs, unlocks
+        DistributedLock lock = locks.obtain("43");
+        if (lock.tryLock(Duration.ofSeconds(1), Duration.ofMinutes(5))) {   // wait at most 1 s, hold at most 5 min
+            try { ship(43); } finally { lock.unlock(); }
+        }
+        // end-sample: spring-integration
+    }
+
+    static void ship(long orderId) {
+        step("ship:" + orderId);
     }
 
     static void report() {
@@ -286,6 +305,6 @@ public final class DocSamples {
     }
 
     /** The sample's ids, for the test that runs them: every region above. */
-    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "shedlock", "read-write", "fenced", "multi-lock",
+    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "shedlock", "spring-integration", "read-write", "fenced", "multi-lock",
             "redlock", "annotation", "annotation-interface");
 }

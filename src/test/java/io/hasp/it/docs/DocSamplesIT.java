@@ -152,6 +152,15 @@ class DocSamplesIT {
     }
 
     @Test
+    void springIntegration() throws Exception {
+        DocSamples.springIntegration(client);
+        assertEquals(1, ran("ship:42"));
+        assertEquals(1, ran("ship:43"));
+        assertEquals(0L, exists(redis, "orders:42"), "executeLocked gave the lock back");
+        assertEquals(0L, exists(redis, "orders:43"), "unlock gave the lock back");
+    }
+
+    @Test
     void sentinel() {
         try (RedisSentinel deployment = RedisSentinel.start()) {
             DocSamples.sentinel(deployment.uri());

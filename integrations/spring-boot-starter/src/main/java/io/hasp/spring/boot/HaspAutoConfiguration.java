@@ -3,6 +3,7 @@ package io.hasp.spring.boot;
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
 import io.hasp.spring.LockedConfiguration;
+import io.hasp.spring.integration.HaspLockRegistry;
 import java.util.List;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -17,8 +18,9 @@ import org.springframework.context.annotation.Import;
  * {@code spring.data.redis.*} ({@link RedisServerProperties}) and {@code hasp.*}
  * ({@link HaspProperties}), closed when the application stops; none when the application defines
  * its own {@code HaspClient} bean. {@link io.hasp.annotation.Locked} on the application's beans
- * ({@link LockedConfiguration}), and, with Spring Boot's health support, {@link HaspHealthIndicator}
- * as {@code haspHealthIndicator}.
+ * ({@link LockedConfiguration}); with Spring Boot's health support, {@link HaspHealthIndicator}
+ * as {@code haspHealthIndicator}; with Spring Integration, a {@link HaspLockRegistry} as
+ * {@code haspLockRegistry}.
  */
 @AutoConfiguration
 @EnableConfigurationProperties({HaspProperties.class, RedisServerProperties.class})
@@ -141,6 +143,23 @@ public class HaspAutoConfiguration {
             throw new IllegalStateException(property + ": " + nodes + " (expected: host:port, ...): " + e.getMessage(), e);
         }
         return joined.toString();
+    }
+
+    /**
+     * Spring Integration's lock registry on the client, {@code haspLockRegistry}, where the application
+     * has Spring Integration and defines no {@code LockRegistry} of its own ({@code hasp.lock-registry.*}).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.integration.support.locks.LockRegistry")
+    static class LockRegistryConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(type = "org.springframework.integration.support.locks.LockRegistry")
+        HaspLockRegistry haspLockRegistry(HaspClient client, HaspProperties hasp) {
+            HaspProperties.LockRegistry registry = hasp.getLockRegistry();
+            return registry.getExpireAfter() == null ? new HaspLockRegistry(client, registry.getKey())
+                    : new HaspLockRegistry(client, registry.getKey(), registry.getExpireAfter());
+        }
     }
 
     /** The health indicator, where the application has Spring Boot's health support. */

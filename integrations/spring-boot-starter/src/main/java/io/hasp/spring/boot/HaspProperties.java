@@ -17,6 +17,7 @@ public class HaspProperties {
     private Integer poolSize;
     private Integer directConnections;
     private Duration topologyRefresh;
+    private final LockRegistry lockRegistry = new LockRegistry();
 
     /** @return the lease the watchdog keeps renewing for locks taken without one (default 30 s) */
     public Duration getWatchdogLease() {
@@ -85,6 +86,47 @@ public class HaspProperties {
     /** @param topologyRefresh how often a cluster's topology is read again, at least 1 s */
     public void setTopologyRefresh(Duration topologyRefresh) {
         this.topologyRefresh = atLeast("topology refresh", topologyRefresh, Duration.ofSeconds(1));
+    }
+
+    /** @return the settings of the Spring Integration lock registry bean, {@code hasp.lock-registry.*} */
+    public LockRegistry getLockRegistry() {
+        return lockRegistry;
+    }
+
+    /**
+     * {@code hasp.lock-registry.*}: the {@code HaspLockRegistry} bean the starter makes when the
+     * application has Spring Integration.
+     */
+    public static class LockRegistry {
+
+        private String key = "lock-registry";
+        private Duration expireAfter;
+
+        /** @return the prefix of the registry's lock names, {@code <key>:<lock key>} (default {@code lock-registry}) */
+        public String getKey() {
+            return key;
+        }
+
+        /** @param key the prefix of the registry's lock names, not blank */
+        public void setKey(String key) {
+            if (key == null || key.isBlank()) {
+                throw new IllegalArgumentException("lock registry key: \"" + key + "\" (expected: a non-blank prefix)");
+            }
+            this.key = key;
+        }
+
+        /**
+         * @return the time to live of a lock taken without one; null (the default): hasp's watchdog keeps
+         *     such a lock while it is held
+         */
+        public Duration getExpireAfter() {
+            return expireAfter;
+        }
+
+        /** @param expireAfter the time to live of a lock taken without one, at least 10 ms; unset for the watchdog */
+        public void setExpireAfter(Duration expireAfter) {
+            this.expireAfter = atLeast("lock registry expire-after", expireAfter, Duration.ofMillis(10));
+        }
     }
 
     private static Duration atLeast(String what, Duration value, Duration min) {
