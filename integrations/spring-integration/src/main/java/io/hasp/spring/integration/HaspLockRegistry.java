@@ -57,8 +57,8 @@ public final class HaspLockRegistry implements ExpirableLockRegistry<Distributed
     private final String registryKey;
     private final Duration expireAfter;
     private final String holderClientId;
-    /** The lock objects by key, oldest first (guarded by itself). */
-    private final Map<String, RegistryLock> locks = new LinkedHashMap<>();
+    /** The lock objects by key, least recently obtained first (guarded by itself). */
+    private final Map<String, RegistryLock> locks = new LinkedHashMap<>(16, 0.75f, true);
     private volatile int cacheCapacity = DEFAULT_CACHE_CAPACITY;
     private volatile TaskScheduler renewalScheduler;
     /** Notified whenever a thread's last hold of one of the locks ends. */
@@ -143,7 +143,7 @@ public final class HaspLockRegistry implements ExpirableLockRegistry<Distributed
         }
     }
 
-    /** Drops the oldest unheld locks while more than the capacity are kept; {@code fresh} is kept. */
+    /** Drops the least recently obtained unheld locks while more than the capacity are kept; {@code fresh} is kept. */
     private void evictBeyondCapacity(RegistryLock fresh) {
         Iterator<RegistryLock> oldest = locks.values().iterator();
         while (locks.size() > cacheCapacity && oldest.hasNext()) {
@@ -222,8 +222,8 @@ public final class HaspLockRegistry implements ExpirableLockRegistry<Distributed
     }
 
     /**
-     * How many lock objects the registry keeps at most; beyond it, {@link #obtain} forgets the oldest
-     * ones not held in this process.
+     * How many lock objects the registry keeps at most; beyond it, {@link #obtain} forgets the least
+     * recently obtained ones not held in this process.
      *
      * @throws IllegalArgumentException when not positive
      */

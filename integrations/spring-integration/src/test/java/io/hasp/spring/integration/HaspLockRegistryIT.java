@@ -16,7 +16,9 @@ import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -373,6 +375,63 @@ class HaspLockRegistryIT {
         assertSame(b, registry.obtain("b"), "the held lock stayed");
         assertNotSame(a, registry.obtain("a"), "the unheld one made room");
         b.unlock();
+    }
+
+    @Test
+    void theLeastRecentlyObtainedUnheldLockMakesRoom() {
+        HaspLockRegistry registry = new HaspLockRegistry(client, registryKey);
+        registry.setCacheCapacity(3);
+        Lock one = registry.obtain("1");
+        Lock two = registry.obtain("2");
+        Lock three = registry.obtain("3");
+        assertSame(one, registry.obtain("1"));   // now "2" is the least recently obtained
+        registry.obtain("4");
+        assertEquals(3, registry.cachedLocks());
+        assertSame(one, registry.obtain("1"));
+        assertSame(three, registry.obtain("3"));
+        assertNotSame(two, registry.obtain("2"));
+    }
+
+    @Test
+    void aFailedTryLockLeavesTheHoldersTimeToLiveAlone() throws Exception {
+        HaspLockRegistry registry = new HaspLockRegistry(client, registryKey, Duration.ofSeconds(20));
+        Lock lock = registry.obtain("foo");
+        lock.lock();
+        redis("PEXPIRE", lockName("foo"), "15000");
+        assertFalse(threads.submit(() -> registry.obtain("foo").tryLock()).get(30, TimeUnit.SECONDS));
+        assertTrue((Long) redis("PTTL", lockName("foo")) <= 15_000, "the waiter did not touch the lease");
+        lock.unlock();
+    }
+
+    @Test
+    void threadsOfTenRegistriesKeepACounterExact() throws Exception {
+        List<HaspLockRegistry> registries = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            registries.add(new HaspLockRegistry(client, registryKey));
+        }
+        int[] counter = {0};
+        List<Future<?>> workers = new ArrayList<>();
+        for (HaspLockRegistry registry : registries) {
+            for (int t = 0; t < 2; t++) {
+                workers.add(threads.submit(() -> {
+                    for (int n = 0; n < 25; n++) {
+                        registry.executeLocked("counter", () -> {
+                            int seen = counter[0];
+                            Thread.yield();
+                            counter[0] = seen + 1;
+                        });
+                    }
+                    return null;
+                }));
+            }
+        }
+        for (Future<?> worker : workers) {
+            worker.get(60, TimeUnit.SECONDS);
+        }
+        synchronized (counter) {
+            assertEquals(10 * 2 * 25, counter[0]);
+        }
+        assertEquals(0L, redis("EXISTS", lockName("counter")));
     }
 
     @Test
