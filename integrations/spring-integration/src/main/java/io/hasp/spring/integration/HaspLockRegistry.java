@@ -27,7 +27,8 @@ import org.springframework.scheduling.TaskScheduler;
  *       of a hold that ended meanwhile (its time to live ran out, the key was deleted or lost in a
  *       failover) throws {@link java.util.ConcurrentModificationException}: whatever was done since is
  *       unprotected;</li>
- *   <li>a lock that cannot be taken because of a Redis error throws {@link CannotAcquireLockException};</li>
+ *   <li>a lock that Redis refuses (an error that retrying cannot mend, such as a key of another type) or
+ *       a client that closed throws {@link CannotAcquireLockException};</li>
  *   <li>{@code lock(ttl)}, {@code tryLock(wait, ttl)} and {@link #renewLock(Object, Duration)} set a time to live;
  *       {@link #expireUnusedOlderThan} forgets unused lock objects; at most {@link #setCacheCapacity} lock
  *       objects are kept.</li>
@@ -38,7 +39,12 @@ import org.springframework.scheduling.TaskScheduler;
  * and a crashed holder's lock frees itself one watchdog lease later. {@code RedisLockRegistry} lets a lock
  * expire 60 seconds after it was taken unless a renewal scheduler is set; {@link
  * #HaspLockRegistry(HaspClient, String, Duration)} behaves that way. Its keys are hashes, not strings: do
- * not let a {@code RedisLockRegistry} and this registry share a registry key.
+ * not let a {@code RedisLockRegistry} and this registry share a registry key. While Redis cannot be reached
+ * (a lost link, a failover), {@code lock()} waits for it and {@code tryLock(wait)} answers false when its
+ * wait ran out, as hasp's locks do, where {@code RedisLockRegistry} throws; an unlock that got no answer
+ * within hasp's retry budget throws the Redis error and keeps the hold, to be unlocked again.
+ * {@link #renewLock} renews the calling thread's hold (hasp's holders are threads, not registries). A lock
+ * object that {@link #obtain} no longer keeps still works.
  *
  * <p>When its application stops, the registry ({@link #destroy()}) waits a little for the locks its
  * threads are giving back, so that a stopping leader or worker frees its lock at once rather than one
@@ -238,7 +244,8 @@ public final class HaspLockRegistry implements ExpirableLockRegistry<Distributed
      * Waits, at most twice the client's command timeout, until no thread of this process holds a lock
      * through this registry: threads that their application's shutdown interrupted (a
      * {@code LockRegistryLeaderInitiator}, say) are giving theirs back, and the client is about to close.
-     * Locks still held then stay in Redis until their leases end. The registry stays usable.
+     * Locks still held then stay in Redis, kept by the watchdog until the client closes, then until their
+     * leases end. The registry stays usable.
      */
     @Override
     public void destroy() throws InterruptedException {

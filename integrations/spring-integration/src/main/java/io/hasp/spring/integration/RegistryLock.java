@@ -1,6 +1,7 @@
 package io.hasp.spring.integration;
 
 import io.hasp.lock.HaspLock;
+import io.hasp.lock.HoldEnd;
 import io.hasp.lock.HoldLostException;
 import io.hasp.lock.LockOwner;
 import java.time.Duration;
@@ -34,14 +35,22 @@ final class RegistryLock implements DistributedLock {
     private final Map<Long, Held> holders = new ConcurrentHashMap<>();
     private volatile long lockedAt = System.currentTimeMillis();
 
-    /** One thread's hold: its count, its time to live (null: the watchdog's) and its renewal task. */
+    /**
+     * One thread's hold: its count, its time to live (null: the watchdog's), how hasp reports its end,
+     * and its renewal task; touched by its own thread only (the renewal task only stops itself).
+     */
     private static final class Held {
+        /** Levels of the current hold. */
         int count = 1;
+        /** Levels taken in an earlier hold that ended (lost, expired) before the thread took the lock again. */
+        int ended;
         final Duration ttl;
+        final CompletableFuture<HoldEnd> end;
         volatile ScheduledFuture<?> renewal;
 
-        Held(Duration ttl) {
+        Held(Duration ttl, CompletableFuture<HoldEnd> end) {
             this.ttl = ttl;
+            this.end = end;
         }
 
         void stopRenewal() {
@@ -68,7 +77,12 @@ final class RegistryLock implements DistributedLock {
 
     /** Whether some thread of this process holds the lock through this registry. */
     boolean isAcquiredInThisProcess() {
-        return !holders.isEmpty();
+        for (Held held : holders.values()) {
+            if (held.count > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Takes the lock with the registry's time to live (or the watchdog), waiting as long as needed; interrupts are kept, not thrown. */
@@ -188,33 +202,48 @@ final class RegistryLock implements DistributedLock {
         }
     }
 
-    /** Releases a grant its caller will never know of, before the caller goes on. */
+    /**
+     * Releases a grant its caller will never know of, before the caller goes on. Should that unlock get
+     * no answer within hasp's retry budget, the grant stays until the client closes (or its lease ends).
+     */
     private void giveBack(LockOwner owner) {
         try {
             lock.unlockAsync(owner).join();
         } catch (CompletionException | CancellationException e) {
-            // Ended anyway (lost, or no reply within the retry budget): the lease ends it.
+            // Nothing better to do for a caller that was interrupted: see above.
         }
     }
 
+    /** Records a grant: a new level of the thread's hold, or a new hold (with its renewal task). */
     private void held(LockOwner owner, Duration ttl) {
         lockedAt = System.currentTimeMillis();
         Held held = holders.get(owner.holderId());
-        if (held != null) {
+        if (held != null && held.count > 0 && !held.end.isDone()) {
             held.count++;
             return;
         }
-        Held fresh = new Held(ttl);
+        // A first hold, or one taken again after the earlier one ended: hasp granted a hold of one level.
+        Held fresh = new Held(ttl, lock.holdEnd(owner));
+        if (held != null) {
+            held.stopRenewal();
+            fresh.ended = held.ended + held.count;
+        }
         holders.put(owner.holderId(), fresh);
         TaskScheduler scheduler = registry.renewalScheduler();
         if (ttl != null && scheduler != null) {
-            Duration period = ttl.dividedBy(3);
-            fresh.renewal = scheduler.scheduleWithFixedDelay(() -> lock.extendAsync(ttl, owner).whenComplete(
-                    (stillHeld, error) -> {
-                        if (Boolean.FALSE.equals(stillHeld)) {
-                            fresh.stopRenewal();   // the hold ended; its unlock will say so
-                        }
-                    }), period);
+            try {
+                fresh.renewal = scheduler.scheduleWithFixedDelay(() -> lock.extendAsync(ttl, owner).whenComplete(
+                        (stillHeld, error) -> {
+                            if (Boolean.FALSE.equals(stillHeld)) {
+                                fresh.stopRenewal();   // the hold ended; its unlock will say so
+                            }
+                        }), ttl.dividedBy(3));
+            } catch (RuntimeException notScheduled) {
+                holders.remove(owner.holderId());
+                giveBack(owner);
+                throw new CannotAcquireLockException("Failed to lock " + lock.getName() + ": its renewal could not"
+                        + " be scheduled on " + scheduler, notScheduled);
+            }
         }
     }
 
@@ -224,6 +253,8 @@ final class RegistryLock implements DistributedLock {
      * @throws IllegalStateException when the calling thread does not hold the lock through this registry
      * @throws ConcurrentModificationException when the hold had ended before the unlock (its time to
      *     live ran out, the key was deleted or lost): what was done since was not protected
+     * @throws io.hasp.RedisException when the unlock got no answer within hasp's retry budget: the thread
+     *     still holds the lock (hasp keeps it) and may unlock again
      */
     @Override
     public void unlock() {
@@ -233,23 +264,38 @@ final class RegistryLock implements DistributedLock {
             throw new IllegalStateException("You do not own lock at " + lock.getName() + " (" + owner
                     + " holds nothing of it through " + registry + ")");
         }
-        boolean last = --held.count == 0;
+        if (held.count == 0) {
+            forget(owner, held, 1);
+            throw new ConcurrentModificationException("An earlier hold of " + lock.getName() + " by " + owner
+                    + " ended before this unlock: the integrity of the data it protected may have been compromised");
+        }
+        if (held.count == 1) {
+            held.stopRenewal();
+        }
         try {
             join(lock.unlockAsync(owner));
+            held.count--;
         } catch (HoldLostException e) {
-            last = true;
+            held.count = 0;
             throw new ConcurrentModificationException("The hold of " + lock.getName() + " ended before its unlock ("
                     + e.getMessage() + "): the integrity of the data it protected may have been compromised", e);
         } catch (IllegalMonitorStateException e) {
-            last = true;
+            held.count = 0;
             throw new IllegalStateException("You do not own lock at " + lock.getName() + ": " + e.getMessage(), e);
         } finally {
-            if (last) {
-                holders.remove(owner.holderId());
-                held.stopRenewal();
-                registry.releasedOne();
+            if (held.count == 0) {
+                forget(owner, held, 0);
             }
         }
+    }
+
+    /** The thread's hold ended: forgets {@code endedLevels} of its ended levels, and the hold once none is left. */
+    private void forget(LockOwner owner, Held held, int endedLevels) {
+        held.ended -= endedLevels;
+        if (held.ended <= 0) {
+            holders.remove(owner.holderId());
+        }
+        registry.releasedOne();
     }
 
     /**
@@ -259,7 +305,7 @@ final class RegistryLock implements DistributedLock {
     void renew(Duration ttl) {
         LockOwner owner = owner();
         Held held = holders.get(owner.holderId());
-        if (held == null) {
+        if (held == null || held.count == 0) {
             throw new IllegalStateException("Could not renew lock at " + lock.getName() + ": " + owner
                     + " holds nothing of it through " + registry);
         }

@@ -94,6 +94,12 @@ class HaspLockRegistryIT {
         return (String) redis("HGET", lockName(key), registry.holderClientId() + ":" + threadId);
     }
 
+    /** Whether a client of this server listens for the unlocks of {@code key}'s lock (a waiter is parked). */
+    private boolean someoneWaitsFor(String key) {
+        java.util.List<?> reply = (java.util.List<?>) redis("PUBSUB", "NUMSUB", "redisson_lock__channel:{" + lockName(key) + "}");
+        return ((Long) reply.get(1)) > 0;
+    }
+
     @SuppressWarnings("deprecation")
     private static long thisThread() {
         return Thread.currentThread().getId();
@@ -160,6 +166,7 @@ class HaspLockRegistryIT {
             return null;
         });
         assertTrue(waiting.await(30, TimeUnit.SECONDS));
+        assertTrue(Conditions.await(DEADLINE, () -> someoneWaitsFor("foo")), "the second thread waits for the lock");
         assertEquals(0, heldBySecond.get());
         lock.unlock();
         second.get(30, TimeUnit.SECONDS);
@@ -169,17 +176,38 @@ class HaspLockRegistryIT {
 
     @Test
     void twoRegistriesAreTwoHoldersEvenOnOneThreadAndOneClient() throws Exception {
-        HaspLockRegistry one = new HaspLockRegistry(client, registryKey, Duration.ofMillis(300));
-        HaspLockRegistry two = new HaspLockRegistry(client, registryKey, Duration.ofMillis(300));
+        HaspLockRegistry one = new HaspLockRegistry(client, registryKey, Duration.ofSeconds(30));
+        HaspLockRegistry two = new HaspLockRegistry(client, registryKey, Duration.ofSeconds(30));
         DistributedLock first = one.obtain("foo");
         DistributedLock second = two.obtain("foo");
         assertTrue(first.tryLock());
         assertFalse(second.tryLock());
+        redis("PEXPIRE", lockName("foo"), "1");   // the first registry's hold runs out
         assertTrue(Conditions.await(DEADLINE, () -> (Long) redis("EXISTS", lockName("foo")) == 0));
         assertTrue(second.tryLock());
         assertFalse(first.tryLock());
         second.unlock();
         assertThrows(ConcurrentModificationException.class, first::unlock);
+    }
+
+    @Test
+    void aThreadThatTakesTheLockAgainAfterItsHoldEndedIsToldAtTheOuterUnlock() {
+        // A short watchdog lease: hasp forgets a hold whose lease ran out one watchdog lease after it did.
+        HaspConfig config = HaspConfig.builder().uri(server.uri()).watchdogLease(Duration.ofMillis(600)).build();
+        try (HaspClient shortLeases = HaspClient.create(config)) {
+            HaspLockRegistry registry = new HaspLockRegistry(shortLeases, registryKey, Duration.ofMillis(200));
+            Lock lock = registry.obtain("foo");
+            lock.lock();
+            io.hasp.lock.LockOwner owner = io.hasp.lock.LockOwner.of(registry.holderClientId(), thisThread());
+            assertTrue(Conditions.await(DEADLINE, () -> shortLeases.getLock(lockName("foo")).holdEnd(owner).isDone()),
+                    "hasp saw the lease run out");
+            lock.lock();   // a new hold, not a second level of the ended one
+            assertEquals("1", holdCount(registry, "foo", thisThread()));
+            lock.unlock();
+            assertEquals(0L, redis("EXISTS", lockName("foo")));
+            assertThrows(ConcurrentModificationException.class, lock::unlock, "the outer level's hold had ended");
+            assertThrows(IllegalStateException.class, lock::unlock);
+        }
     }
 
     @Test
@@ -270,13 +298,13 @@ class HaspLockRegistryIT {
         ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
         scheduler.initialize();
         try {
-            HaspLockRegistry registry = new HaspLockRegistry(client, registryKey, Duration.ofMillis(300));
+            HaspLockRegistry registry = new HaspLockRegistry(client, registryKey, Duration.ofMillis(1_500));
             registry.setRenewalTaskScheduler(scheduler);
             Lock lock = registry.obtain("foo");
             lock.lock();
-            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_500);
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             assertTrue(Conditions.await(DEADLINE, () -> {
-                assertEquals(1L, redis("EXISTS", lockName("foo")), "renewed every 100 ms, never expired");
+                assertEquals(1L, redis("EXISTS", lockName("foo")), "renewed every 500 ms, never expired");
                 return System.nanoTime() - until > 0;
             }));
             lock.unlock();
@@ -309,19 +337,20 @@ class HaspLockRegistryIT {
         HaspLockRegistry registry = new HaspLockRegistry(client, registryKey);
         Lock lock = registry.obtain("foo");
         lock.lock();
-        CountDownLatch started = new CountDownLatch(1);
+        long[] waiterThread = new long[1];
         Future<?> waiter = threads.submit(() -> {
-            started.countDown();
+            waiterThread[0] = thisThread();
             registry.obtain("foo").lockInterruptibly();
             return null;
         });
-        assertTrue(started.await(30, TimeUnit.SECONDS));
+        assertTrue(Conditions.await(DEADLINE, () -> someoneWaitsFor("foo")), "the waiter is parked");
         waiter.cancel(true);
         lock.unlock();
         assertTrue(Conditions.await(DEADLINE, waiter::isDone));
-        assertTrue(Conditions.await(DEADLINE, () -> (Long) redis("EXISTS", lockName("foo")) == 0),
+        assertTrue(Conditions.await(DEADLINE, () -> holdCount(registry, "foo", waiterThread[0]) == null),
                 "the interrupted waiter keeps nothing");
         assertTrue(lock.tryLock());
+        assertNull(holdCount(registry, "foo", waiterThread[0]));
         lock.unlock();
     }
 
