@@ -128,7 +128,9 @@ class LockRegistryAutoConfigurationIT {
             for (Throwable t = failure; t != null; t = t.getCause()) {
                 causes.append(t.getMessage()).append('\n');
             }
-            assertTrue(causes.toString().contains(bad.substring(0, bad.indexOf('='))), causes.toString());
+            String property = bad.substring(0, bad.indexOf('='));   // Spring names the group, then the field
+            assertTrue(causes.toString().contains("hasp.lock-registry")
+                    && causes.toString().contains(property.substring(property.lastIndexOf('.') + 1)), causes.toString());
         }
     }
 
