@@ -208,6 +208,15 @@ public final class HaspClient implements AutoCloseable {
         return locks.renewalCalls();
     }
 
+    /**
+     * How many of the watchdog's renewal calls the master applied but fewer replicas than
+     * {@link HaspConfig#replicaAcks()} asks confirmed in time (each is also logged as a warning): a
+     * failover then could give those holds their previous, shorter lease back. 0 without replica acks.
+     */
+    public long unconfirmedRenewals() {
+        return locks.unconfirmedRenewals();
+    }
+
     /** @return whether {@link #close()} was called */
     public boolean isClosed() {
         return closed;

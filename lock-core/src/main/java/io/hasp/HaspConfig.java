@@ -111,6 +111,8 @@ public final class HaspConfig {
     public char[] trustStorePassword() { return values.trustStorePassword == null ? null : values.trustStorePassword.clone(); }
     /** @return whether TLS checks that the certificate names the host (endpoint identification HTTPS) */
     public boolean verifyHostname() { return values.verifyHostname; }
+    /** @return how many replicas must confirm each script, and within how long; {@link ReplicaAcks#NONE} by default */
+    public ReplicaAcks replicaAcks() { return values.replicaAcks; }
     /** @return the buffer allocator of the client's channels, or {@code null} for Netty's default */
     public ByteBufAllocator allocator() { return values.allocator; }
 
@@ -130,7 +132,7 @@ public final class HaspConfig {
     }
 
     /** Builds a {@link HaspConfig}; not thread-safe. Every setter validates its argument. */
-    public static final class Builder {
+    public static final class Builder implements Cloneable {
         private String host = "127.0.0.1";
         private int port = 6379;
         private boolean tls;
@@ -159,42 +161,21 @@ public final class HaspConfig {
         private char[] trustStorePassword;
         private boolean verifyHostname = true;
         private ByteBufAllocator allocator;
+        private ReplicaAcks replicaAcks = ReplicaAcks.NONE;
 
         private Builder() {
         }
 
         /** A builder with this one's values (the arrays copied). */
         private Builder copy() {
-            Builder b = new Builder();
-            b.host = host;
-            b.port = port;
-            b.tls = tls;
-            b.socketPath = socketPath;
-            b.clusterSeeds = clusterSeeds;
-            b.topologyRefresh = topologyRefresh;
-            b.sentinel = sentinel;
-            b.username = username;
-            b.password = password == null ? null : password.clone();
-            b.database = database;
-            b.connectTimeout = connectTimeout;
-            b.commandTimeout = commandTimeout;
-            b.poolSize = poolSize;
-            b.directConnections = directConnections;
-            b.reconnectMinDelay = reconnectMinDelay;
-            b.reconnectMaxDelay = reconnectMaxDelay;
-            b.reconnectJitter = reconnectJitter;
-            b.clientName = clientName;
-            b.eventLoopThreads = eventLoopThreads;
-            b.protocol = protocol;
-            b.watchdogLease = watchdogLease;
-            b.timerTick = timerTick;
-            b.nativeTransport = nativeTransport;
-            b.caFile = caFile;
-            b.trustStore = trustStore;
-            b.trustStorePassword = trustStorePassword == null ? null : trustStorePassword.clone();
-            b.verifyHostname = verifyHostname;
-            b.allocator = allocator;
-            return b;
+            try {
+                Builder b = (Builder) clone();
+                b.password = password == null ? null : password.clone();
+                b.trustStorePassword = trustStorePassword == null ? null : trustStorePassword.clone();
+                return b;
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
         }
 
         /**
@@ -465,6 +446,20 @@ public final class HaspConfig {
             return this;
         }
 
+        /**
+         * @param acks how many replicas must confirm each script the client sends, within how long
+         *     ({@link ReplicaAcks}: a grant that survives a failover); {@link ReplicaAcks#NONE} (the
+         *     default) sends no {@code WAIT}
+         * @return this builder
+         */
+        public Builder replicaAcks(ReplicaAcks acks) {
+            if (acks == null) {
+                throw new IllegalArgumentException("replicaAcks: null (expected: ReplicaAcks.of(n, timeout) or ReplicaAcks.NONE)");
+            }
+            this.replicaAcks = acks;
+            return this;
+        }
+
         /** @return the configuration */
         public HaspConfig build() {
             if (caFile != null && trustStore != null) {
@@ -476,6 +471,10 @@ public final class HaspConfig {
             if (sentinel != null && (!clusterSeeds.isEmpty() || socketPath != null)) {
                 throw new IllegalArgumentException("sentinel and " + (socketPath != null ? "unixSocket" : "cluster")
                         + ": both set (expected: at most one)");
+            }
+            if (replicaAcks.enabled() && replicaAcks.timeout().compareTo(commandTimeout) >= 0) {
+                throw new IllegalArgumentException("replicaAcks: " + replicaAcks + " (expected: a timeout shorter than the"
+                        + " commandTimeout " + commandTimeout.toMillis() + " ms, which every WAIT must answer within)");
             }
             if (!clusterSeeds.isEmpty() && database != 0) {
                 throw new IllegalArgumentException("database: " + database + " (expected: 0 on a Redis Cluster)");

@@ -1,6 +1,9 @@
 package io.hasp.it.docs;
 
 import io.hasp.HaspClient;
+import io.hasp.HaspConfig;
+import io.hasp.ReplicaAcks;
+import io.hasp.ReplicaAcksException;
 import io.hasp.annotation.LockKey;
 import io.hasp.annotation.LockOptions;
 import io.hasp.annotation.LockTemplate;
@@ -112,6 +115,29 @@ public final class DocSamples {
             try { exclusiveWork(); } finally { lock.unlock(); }
         }
         // end-sample: sentinel
+    }
+
+    /** docs/locks.md: a client whose grants a replica must confirm. */
+    public static void replicaAcks(String uri) throws Exception {
+        // begin-sample: replica-acks
+        HaspConfig config = HaspConfig.builder().uri(uri)                 // a master, Sentinel or Cluster URI
+                .replicaAcks(ReplicaAcks.of(1, Duration.ofMillis(100)))  // 1 replica confirms each write within 100 ms
+                .build();
+        try (HaspClient client = HaspClient.create(config)) {
+            HaspLock lock = client.getLock("payments:7");
+            try {
+                if (lock.tryLock(Duration.ofSeconds(2), Duration.ofMinutes(1))) {
+                    try { exclusiveWork(); } finally { lock.unlock(); }
+                }
+            } catch (ReplicaAcksException e) {                            // no replica confirmed it within the wait
+                retryLater();
+            }
+        }
+        // end-sample: replica-acks
+    }
+
+    static void retryLater() {
+        step("retry-later");
     }
 
     /** docs/integrations.md: a ShedLock job on hasp, without Spring. */
@@ -305,6 +331,6 @@ public final class DocSamples {
     }
 
     /** The sample's ids, for the test that runs them: every region above. */
-    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "shedlock", "spring-integration", "read-write", "fenced", "multi-lock",
+    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "replica-acks", "shedlock", "spring-integration", "read-write", "fenced", "multi-lock",
             "redlock", "annotation", "annotation-interface");
 }

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
+import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisCluster;
 import io.hasp.testing.RedisSentinel;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -158,6 +160,20 @@ class DocSamplesIT {
         assertEquals(1, ran("ship:43"));
         assertEquals(0L, exists(redis, "orders:42"), "executeLocked gave the lock back");
         assertEquals(0L, exists(redis, "orders:43"), "unlock gave the lock back");
+    }
+
+    @Test
+    void replicaAcks() throws Exception {
+        try (RedisServer master = RedisServer.builder().name("docs-acks-master").start();
+                RedisServer replica = RedisServer.builder().name("docs-acks-replica")
+                        .option("replicaof", master.host(), Integer.toString(master.port())).start();
+                RedisProbe probe = master.probe()) {
+            assertTrue(Conditions.await(Duration.ofSeconds(30),
+                    () -> ((String) probe.call("INFO", "replication")).contains("state=online")));
+            DocSamples.replicaAcks(master.uri());
+            assertEquals(1, ran("exclusive-work"));
+            assertEquals(0, ran("retry-later"));
+        }
     }
 
     @Test

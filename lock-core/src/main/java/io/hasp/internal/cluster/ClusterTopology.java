@@ -1,6 +1,7 @@
 package io.hasp.internal.cluster;
 
 import io.hasp.HaspConfig;
+import io.hasp.ReplicaAcks;
 import io.hasp.RedisCommands;
 import io.hasp.internal.connection.DirectConnections;
 import io.hasp.internal.connection.RedisConnection;
@@ -112,6 +113,11 @@ public final class ClusterTopology implements Topology {
     }
 
     /** None: a cluster's commands take the nodes' event-loop connections. */
+    @Override
+    public ReplicaAcks replicaAcks() {
+        return config.replicaAcks();
+    }
+
     @Override
     public DirectConnections direct() {
         return null;

@@ -2,6 +2,7 @@ package io.hasp.internal.lock;
 
 import io.hasp.RedisClosedException;
 import io.hasp.RedisException;
+import io.hasp.ReplicaAcksException;
 import io.hasp.internal.Futures;
 import io.hasp.internal.ParkingFuture;
 import io.hasp.lock.LockOwner;
@@ -11,28 +12,25 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One attempt to acquire a lock of one {@link LockKind} for one owner, with its deadline, its place among the lock's
- * waiters and its result. It runs entirely on callbacks (replies, unlock messages, the timer):
- * waiting costs no thread.
+ * waiters and its result. It runs entirely on callbacks (replies, unlock messages, the timer): waiting costs no thread.
  *
- * <p>The algorithm, as the {@link Step}s it moves through: {@code SENDING} the acquire script; on
- * "held by another (ttl)", {@code JOINING} the lock's wait channel and, once subscribed, sending
- * again (so no unlock between the failed try and the subscription goes unnoticed); then
- * {@code PARKED} until an unlock message, a local hand-off or min(ttl, time left) passes, and
- * sending again. When this client already has a confirmed subscription for the lock, the
- * acquisition joins it before its first try and parks right after a failed one. A parked
- * acquisition may also be handed the lock by an unlock of this client ({@link HandOver},
- * {@link #handOverEnded}), which then needs no acquire script at all; right after this client
- * freed the lock for everyone, a new acquisition first parks for a short window so that other
- * clients' waiters get their turn ({@link WaitChannel}). Connection errors and timeouts are
- * {@code BACKING_OFF} and retried within the deadline, re-sending the same target hold count so
- * that a retried acquire whose first reply was lost does not count the hold twice. A failure that
- * the kind reports as its answer (an exception that is not a Redis one) ends the attempt at once.
+ * <p>The algorithm, as the {@link Step}s it moves through: {@code SENDING} the acquire script; on "held by another
+ * (ttl)", {@code JOINING} the lock's wait channel and, once subscribed, sending again (so no unlock between the failed
+ * try and the subscription goes unnoticed); then {@code PARKED} until an unlock message, a local hand-off or min(ttl,
+ * time left) passes, and sending again. When this client already has a confirmed subscription for the lock, the
+ * acquisition joins it before its first try and parks right after a failed one. A parked acquisition may also be
+ * handed the lock by an unlock of this client ({@link HandOver}, {@link #handOverEnded}), which needs no acquire
+ * script; right after this client freed the lock for everyone, a new acquisition first parks for a short window so
+ * that other clients' waiters get their turn ({@link WaitChannel}). Connection errors, timeouts and grants too few
+ * replicas confirmed are {@code BACKING_OFF} and retried within the deadline, re-sending the same target hold count
+ * so that a retried acquire whose first reply was lost does not count the hold twice. A failure that the kind reports
+ * as its answer (an exception that is not a Redis one) ends the attempt at once.
  *
- * <p>The result future completes with {@code true} (acquired), {@code false} (deadline passed)
- * or an exception; it completes on an event-loop or timer thread. Completing it ends the
- * acquisition from whatever step it is in. When the caller completes or cancels it first
- * (deadline, interrupt, cancel) while an acquire lands, the acquired hold is given back, and an
- * acquire with an unknown outcome is rolled back.
+ * <p>The result future completes with {@code true} (acquired), {@code false} (deadline passed; a
+ * {@link ReplicaAcksException} when the last grant was not confirmed) or an exception, on an event-loop or timer
+ * thread. Completing it ends the acquisition from whatever step it is in. When the caller completes or cancels it
+ * first (deadline, interrupt, cancel) while an acquire lands, the acquired hold is given back, and an acquire with an
+ * unknown outcome is rolled back.
  */
 final class Acquisition extends Successor implements Stranded {
 
@@ -75,6 +73,7 @@ final class Acquisition extends Successor implements Stranded {
     private Timeout deadlineTimer;      // guarded by this
     private int unknownTarget;          // guarded by this; 0: no acquire with unknown outcome
     private int failedSends;            // guarded by this; since the last answer, for the retry backoff
+    private volatile ReplicaAcksException unconfirmed;  // written under this: the last send's, until an answer
 
     /**
      * @param leaseMillis the lease, or -1 for the watchdog
@@ -167,12 +166,17 @@ final class Acquisition extends Successor implements Stranded {
     }
 
     private void onReply(int target, long sentNanos, AcquireOutcome outcome, Throwable error) {
+        if (Unconfirmed.busy(error) != null) {   // "held by another" wrote nothing replicas must confirm
+            outcome = Unconfirmed.busy(error);
+            error = null;
+        }
         synchronized (this) {
             step = Step.DECIDING;
             if (error == null) {
                 // An answer: whatever an earlier send whose reply was lost did is known now.
                 unknownTarget = 0;
                 failedSends = 0;
+                unconfirmed = null;
             }
         }
         if (error == null) {
@@ -221,6 +225,7 @@ final class Acquisition extends Successor implements Stranded {
         }
         synchronized (this) {
             unknownTarget = target;
+            unconfirmed = cause instanceof ReplicaAcksException shortfall ? shortfall : null;
             failures = failedSends++;
             if (!result.isDone()) {
                 step = Step.BACKING_OFF;
@@ -229,8 +234,8 @@ final class Acquisition extends Successor implements Stranded {
         // Sent again after the command backoff, as an unlock is; the deadline's timer ends a wait that runs out.
         long budgetNanos = bounded ? deadlineNanos : context.nanoTime() + Long.MAX_VALUE / 2;
         if (result.isDone() || !context.resendLater(this, this::attempt, cause, failures, budgetNanos)) {
-            if (!Futures.retryable(cause)) {
-                result.completeExceptionally(cause);
+            if (!Futures.retryable(cause) || cause instanceof ReplicaAcksException) {
+                result.completeExceptionally(cause);   // a grant replicas did not confirm is no grant: say why
             } else if (bounded && remainingNanos() <= 0) {
                 result.complete(false);
             } else {
@@ -282,10 +287,7 @@ final class Acquisition extends Successor implements Stranded {
         }
     }
 
-    /**
-     * Makes {@code joined} this acquisition's channel; when the result already completed, leaves it
-     * again instead and returns false.
-     */
+    /** Makes {@code joined} this acquisition's channel; when the result already completed, leaves it, false. */
     private boolean adopt(WaitChannel joined) {
         synchronized (this) {
             if (!result.isDone()) {
@@ -352,10 +354,7 @@ final class Acquisition extends Successor implements Stranded {
         attempt();
     }
 
-    /**
-     * Registers this acquisition as waiting for the timer or a message (see {@link Stranded}); when
-     * the client's timer has already stopped, ends it instead and returns true.
-     */
+    /** Registers it as waiting for the timer or a message ({@link Stranded}); true: the timer stopped, it ended. */
     private boolean stranded() {
         if (context.waiting(this)) {
             return false;
@@ -375,10 +374,7 @@ final class Acquisition extends Successor implements Stranded {
         return "acquisition of " + kind + " lock " + name + " for " + owner;
     }
 
-    /**
-     * Runs when the result completed, from whatever step: releases the wait channel and the timers.
-     * A cancel racing the completion may run it twice; the second run finds nothing left to release.
-     */
+    /** Runs when the result completed, from any step: releases the channel and timers (a second run finds none). */
     private void finished() {
         WaitChannel ch;
         Wake w;
@@ -425,11 +421,16 @@ final class Acquisition extends Successor implements Stranded {
     }
 
     /**
-     * The acquisition's result: runs {@link #finished} right after it completes, however it
-     * completes (the acquisition, its deadline, or the caller completing or cancelling it), which
-     * costs less than a dependent stage per acquisition.
+     * The acquisition's result: runs {@link #finished} right after it completes, however it completes (cheaper than a
+     * dependent stage). "Not acquired" after a last grant too few replicas confirmed says so instead.
      */
     private final class Result extends ParkingFuture<Boolean> {
+
+        @Override
+        public boolean complete(Boolean acquired) {
+            ReplicaAcksException last = Boolean.FALSE.equals(acquired) ? unconfirmed : null;
+            return last != null ? completeExceptionally(last) : super.complete(acquired);
+        }
 
         @Override
         protected void onDone() {

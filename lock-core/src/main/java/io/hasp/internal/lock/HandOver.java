@@ -25,7 +25,9 @@ final class HandOver {
      * owner's last, nobody here waits, or it is everyone's turn.
      */
     static HandOver claim(LockContext context, LockKind kind, String name, LockOwner owner, Hold hold) {
-        if (hold == null || hold.count() != 1 || !kind.handsOver()) {
+        // Not when replicas must confirm writes: a lock handed over in the unlock's script would be
+        // granted to the successor without its own confirmed acquire.
+        if (hold == null || hold.count() != 1 || !kind.handsOver() || context.topology.replicaAcks().enabled()) {
             return null;
         }
         WaitChannel channel = context.waiters.channel(kind.channel(name));

@@ -35,6 +35,8 @@ final class LockContext {
     final LeaseRenewer renewer;
     final LockWaiters waiters;
     final LatchSweeper latches;
+    /** Writes the master applied but too few replicas confirmed, whose answer stands (renewals counted). */
+    final Unconfirmed unconfirmed = new Unconfirmed();
     /** Holds whose last acquire has an unknown outcome: a new acquisition of one waits until it is settled. */
     final UnsettledAcquires unsettled = new UnsettledAcquires();
     /** The lease the watchdog keeps renewing. */
@@ -66,7 +68,7 @@ final class LockContext {
         this.holds = new HoldRegistry(hold -> holdLost(lockWaiters, hold));
         // One renewal call per server and kind (on a cluster: per master, whatever the slots of its locks).
         this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH,
-                (kind, names, owners, lease) -> topology.send(new RenewBatch(kind, names, owners, lease)),
+                (kind, names, owners, lease) -> topology.send(new RenewBatch(kind, names, owners, lease, unconfirmed)),
                 topology::batchGroup);
         this.latches = new LatchSweeper(redis, timer);
     }

@@ -80,6 +80,14 @@ public final class LockService implements AutoCloseable {
         return context.renewer.calls();
     }
 
+    /**
+     * How many watchdog renewal calls the master applied but fewer replicas than the client's
+     * {@link io.hasp.ReplicaAcks} confirmed in time (each also logged as a warning).
+     */
+    public long unconfirmedRenewals() {
+        return context.unconfirmed.renewals();
+    }
+
     /** Number of holds this client currently tracks (watchdog and explicit lease), of every kind. */
     public int heldLocks() {
         return context.holds.size();
@@ -256,7 +264,8 @@ public final class LockService implements AutoCloseable {
         for (Hold hold : context.holds.onLock(kind, name)) {
             context.holds.end(hold, HoldEnd.RELEASED);
         }
-        CompletableFuture<Boolean> reply = Futures.sent(() -> kind.forceRelease(context.topology, name));
+        CompletableFuture<Boolean> reply = Unconfirmed.standing(Futures.sent(() -> kind.forceRelease(context.topology, name)),
+                Boolean.class, "forced unlock of " + kind + " lock " + name);
         return reply.thenApply(freed -> {
             if (Boolean.TRUE.equals(freed)) {
                 context.waiters.handOff(kind.channel(name), context.nanoTime());

@@ -9,9 +9,11 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One watchdog renewal of holds of one {@link LockKind}, as a {@link KeyBatch} the client's topology
- * sends: {@code owners.get(i)}'s hold on lock {@code names.get(i)} gets lease {@code leaseMillis}.
+ * sends: {@code owners.get(i)}'s hold on lock {@code names.get(i)} gets lease {@code leaseMillis}. A
+ * renewal the master applied but too few replicas confirmed stands ({@link Unconfirmed#renewal}).
  */
-record RenewBatch(LockKind kind, List<String> names, List<LockOwner> owners, long leaseMillis) implements KeyBatch {
+record RenewBatch(LockKind kind, List<String> names, List<LockOwner> owners, long leaseMillis, Unconfirmed unconfirmed)
+        implements KeyBatch {
 
     @Override
     public List<String> keys() {
@@ -26,11 +28,11 @@ record RenewBatch(LockKind kind, List<String> names, List<LockOwner> owners, lon
             someNames.add(names.get(i));
             someOwners.add(owners.get(i));
         }
-        return new RenewBatch(kind, someNames, someOwners, leaseMillis);
+        return new RenewBatch(kind, someNames, someOwners, leaseMillis, unconfirmed);
     }
 
     @Override
     public CompletableFuture<String> send(RedisCommands redis, boolean keysDeclared) {
-        return kind.renew(redis, names, owners, leaseMillis, keysDeclared);
+        return unconfirmed.renewal(kind.renew(redis, names, owners, leaseMillis, keysDeclared), names.size());
     }
 }

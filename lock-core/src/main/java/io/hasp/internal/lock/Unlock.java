@@ -122,8 +122,11 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
     /** The reply to one send: {@code outcome} or {@code error}. */
     @Override
     public void accept(ReleaseOutcome outcome, Throwable error) {
-        if (error != null) {
+        ReleaseOutcome applied = error == null ? outcome : Unconfirmed.applied(error, ReleaseOutcome.class);
+        if (applied == null) {
             onError(Futures.unwrap(error));
+        } else if (error != null) {
+            accept(applied, null);   // applied on the master: lost in a failover, the lock stays held until its lease ends
         } else if (outcome == ReleaseOutcome.NOT_HELD) {
             onNotHeld();
         } else {

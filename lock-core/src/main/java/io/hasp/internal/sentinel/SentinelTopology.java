@@ -1,6 +1,7 @@
 package io.hasp.internal.sentinel;
 
 import io.hasp.HaspConfig;
+import io.hasp.ReplicaAcks;
 import io.hasp.RedisCommands;
 import io.hasp.SentinelConfig;
 import io.hasp.internal.Futures;
@@ -74,8 +75,8 @@ public final class SentinelTopology implements Topology {
         this.config = config;
         this.timer = timer;
         // The sentinels are servers of their own: their credentials, no database.
-        HaspConfig sentinelConfig = config.toBuilder().sentinel(null).username(sentinel.username())
-                .password(sentinel.password()).database(0).build();
+        HaspConfig sentinelConfig = config.toBuilder().sentinel(null).replicaAcks(ReplicaAcks.NONE)
+                .username(sentinel.username()).password(sentinel.password()).database(0).build();
         this.sentinels = new NodeConnections(sentinelConfig, transport, timer);
         this.sentinelSettings = new Connector(sentinelConfig, transport);
         this.dataNodes = new NodeConnections(config, transport, timer);
@@ -136,6 +137,11 @@ public final class SentinelTopology implements Topology {
     }
 
     /** None: blocking lock calls take the multiplexed connections, which follow the master. */
+    @Override
+    public ReplicaAcks replicaAcks() {
+        return config.replicaAcks();
+    }
+
     @Override
     public DirectConnections direct() {
         return null;

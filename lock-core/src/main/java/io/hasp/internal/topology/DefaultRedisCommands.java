@@ -1,6 +1,7 @@
 package io.hasp.internal.topology;
 
 import io.hasp.RedisCommands;
+import io.hasp.ReplicaAcks;
 import io.hasp.Replies;
 import io.hasp.Reply;
 import io.hasp.Script;
@@ -8,9 +9,13 @@ import io.hasp.internal.connection.ArgsCommand;
 import io.hasp.internal.connection.ConnectionPool;
 import io.hasp.internal.connection.DirectConnections;
 import io.hasp.internal.connection.EvalShaCommand;
+import io.hasp.internal.connection.RedisConnection;
+import io.hasp.internal.connection.ReplicaAckGate;
 import io.hasp.internal.connection.StringArgsCommand;
 import io.hasp.resp.CommandName;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -19,7 +24,9 @@ import java.util.concurrent.ConcurrentMap;
  * The {@link RedisCommands} of a single-server client: each call becomes one command on the next pooled
  * connection. The returned future is the command itself (no extra allocation). A script sent by a
  * thread inside a blocking lock call (as {@link io.hasp.internal.connection.CallerAdmission} tells) runs on a {@link DirectConnections direct
- * connection} when one is at hand: the future is then complete on return. Thread-safe.
+ * connection} when one is at hand: the future is then complete on return. When replicas must confirm
+ * scripts ({@link ReplicaAcks}), each script is followed by a {@code WAIT} on its connection
+ * ({@link ReplicaAckGate}) and its future completes once they did. Thread-safe.
  */
 public final class DefaultRedisCommands implements RedisCommands {
 
@@ -36,6 +43,8 @@ public final class DefaultRedisCommands implements RedisCommands {
 
     private final ConnectionPool pool;
     private final DirectConnections direct;
+    /** The WAITs of each pooled connection, when replicas must confirm scripts; else null. */
+    private final Map<RedisConnection, ReplicaAckGate> gates;
     private final ConcurrentMap<String, CommandName> names = new ConcurrentHashMap<>();
 
     /**
@@ -43,13 +52,35 @@ public final class DefaultRedisCommands implements RedisCommands {
      * @param direct the direct connections of blocking lock calls, or {@code null} for none
      */
     public DefaultRedisCommands(ConnectionPool pool, DirectConnections direct) {
+        this(pool, direct, ReplicaAcks.NONE);
+    }
+
+    /**
+     * @param pool the connections commands are sent on
+     * @param direct the direct connections of blocking lock calls, or {@code null} for none; not used
+     *     when {@code acks} is enabled (a script's {@code WAIT} goes on the script's connection)
+     * @param acks how many replicas must confirm each script ({@link ReplicaAckGate}), or none
+     */
+    public DefaultRedisCommands(ConnectionPool pool, DirectConnections direct, ReplicaAcks acks) {
         this.pool = pool;
-        this.direct = direct;
+        this.direct = acks.enabled() ? null : direct;
+        if (acks.enabled()) {
+            Map<RedisConnection, ReplicaAckGate> each = new IdentityHashMap<>();
+            for (RedisConnection connection : pool.connections()) {
+                each.put(connection, new ReplicaAckGate(connection, acks));
+            }
+            this.gates = each;
+        } else {
+            this.gates = null;
+        }
     }
 
     @Override
     public <T> CompletableFuture<T> evalsha(Script script, Reply<T> reply, List<String> keys, Object... args) {
         EvalShaCommand<T> command = new EvalShaCommand<>(script, reply, keys, args);
+        if (gates != null) {
+            return gates.get(pool.next()).dispatch(command);
+        }
         if (direct != null && direct.tryCall(command)) {
             return command;
         }

@@ -119,7 +119,8 @@ public final class NodeConnections {
     private Node open(NodeAddress address) {
         RedisConnection connection = new RedisConnection("node", connector(address),
                 (EventLoop) transport.group().next(), timer, null);
-        Node node = new Node(connection, new DefaultRedisCommands(new ConnectionPool(List.of(connection)), null));
+        Node node = new Node(connection, new DefaultRedisCommands(new ConnectionPool(List.of(connection)), null,
+                settings.config().replicaAcks()));
         connection.addListener(new ConnectionListener() {
             @Override
             public void connected(RedisConnection c, boolean reconnect) {

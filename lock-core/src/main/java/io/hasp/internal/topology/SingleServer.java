@@ -2,6 +2,7 @@ package io.hasp.internal.topology;
 
 import io.hasp.HaspConfig;
 import io.hasp.RedisCommands;
+import io.hasp.ReplicaAcks;
 import io.hasp.internal.Futures;
 import io.hasp.internal.connection.CallerAdmission;
 import io.hasp.internal.connection.ConnectionPool;
@@ -30,7 +31,8 @@ import java.util.function.Consumer;
 public final class SingleServer implements Topology {
 
     private final ConnectionPool pool;
-    private final DirectConnections direct;   // null over TLS or a Unix socket, or when turned off
+    private final DirectConnections direct;
+    private final ReplicaAcks acks;   // null over TLS or a Unix socket, or when turned off
     private final DefaultPubSub pubSub;
     private final RedisCommands commands;
 
@@ -63,10 +65,12 @@ public final class SingleServer implements Topology {
             connections.add(new RedisConnection("cmd-" + i, connector, (EventLoop) loops.next(), timer, null));
         }
         this.pool = new ConnectionPool(connections);
-        // The direct path is a plain TCP socket: not over TLS or a Unix socket.
-        this.direct = admission != null && config.directConnections() > 0 && !config.tls()
-                && config.socketPath() == null ? new DirectConnections(config, pool, timer, admission) : null;
-        this.commands = new DefaultRedisCommands(pool, direct);
+        // The direct path is a plain TCP socket: not over TLS or a Unix socket, nor when replicas must
+        // confirm scripts (a script's WAIT goes on the script's connection).
+        this.direct = admission != null && config.directConnections() > 0 && !config.tls() && config.socketPath() == null
+                && !config.replicaAcks().enabled() ? new DirectConnections(config, pool, timer, admission) : null;
+        this.acks = config.replicaAcks();
+        this.commands = new DefaultRedisCommands(pool, direct, acks);
         EventLoop pubSubLoop = (EventLoop) (loops.hasNext() ? loops : transport.group().iterator()).next();
         this.pubSub = new DefaultPubSub(push -> new RedisConnection("pubsub", connector, pubSubLoop, timer, push),
                 timer, config.commandTimeout().toMillis());
@@ -108,6 +112,11 @@ public final class SingleServer implements Topology {
     @Override
     public boolean knownDown(String key) {
         return !pool.anyReady();
+    }
+
+    @Override
+    public ReplicaAcks replicaAcks() {
+        return acks;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.hasp.internal.topology;
 
 import io.hasp.RedisCommands;
+import io.hasp.ReplicaAcks;
 import io.hasp.internal.connection.DirectConnections;
 import io.hasp.internal.pubsub.ChannelKind;
 import io.hasp.internal.pubsub.PubSub;
@@ -68,6 +69,15 @@ public interface Topology {
      * the key is lost (and reconnecting), or no server of the key is known. A snapshot.
      */
     boolean knownDown(String key);
+
+    /**
+     * How many replicas must confirm each script the client sends ({@link ReplicaAcks}): then a script's
+     * future completes only once they did, and fails with {@link io.hasp.ReplicaAcksException} when too few
+     * did in time. {@link ReplicaAcks#NONE} by default.
+     */
+    default ReplicaAcks replicaAcks() {
+        return ReplicaAcks.NONE;
+    }
 
     /**
      * The direct connections on which blocking lock calls read their own replies.

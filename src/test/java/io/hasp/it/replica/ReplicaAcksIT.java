@@ -1,0 +1,247 @@
+package io.hasp.it.replica;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hasp.HaspClient;
+import io.hasp.HaspConfig;
+import io.hasp.ReplicaAcks;
+import io.hasp.ReplicaAcksException;
+import io.hasp.lock.FencedLock;
+import io.hasp.lock.HaspLock;
+import io.hasp.lock.HoldEnd;
+import io.hasp.testing.Conditions;
+import io.hasp.testing.RedisProbe;
+import io.hasp.testing.RedisServer;
+import io.hasp.testing.TcpProxy;
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The oldest objection to locks on one Redis master, on a real master and replica: the replica copies
+ * the master through a fault proxy, so that a test can hold replication back (a blackholed link: the
+ * master's writes never reach the replica), {@code kill -9} the master and promote the stale replica.
+ *
+ * <p>Without {@link ReplicaAcks} a grant the replica never saw is gone after the promotion: a second
+ * client takes the lock while the first still holds it, and a fenced token repeats (the hazard, shown).
+ * With them, the same grant is refused and rolled back, or granted late once the replica caught up, and
+ * survives the promotion. Each test starts its own master, proxy and replica.
+ */
+class ReplicaAcksIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+    private static final ReplicaAcks ONE_REPLICA = ReplicaAcks.of(1, Duration.ofMillis(200));
+
+    private RedisServer master;
+    private TcpProxy link;
+    private RedisServer replica;
+
+    @BeforeEach
+    void start() {
+        master = RedisServer.builder().name("acks-master").start();
+        link = TcpProxy.start(master.host(), master.port());
+        replica = RedisServer.builder().name("acks-replica").option("replicaof", link.host(), Integer.toString(link.port()))
+                .start();
+        // Online in the master's eyes (it counts the replica in WAIT) once the replica's first ACK came.
+        assertTrue(Conditions.await(DEADLINE, () -> info(master).contains("state=online")), "the replica copies the master");
+    }
+
+    @AfterEach
+    void stop() {
+        try {
+            replica.close();
+        } finally {
+            try {
+                link.close();
+            } finally {
+                master.close();
+            }
+        }
+    }
+
+    private static String info(RedisServer server) {
+        try (RedisProbe probe = server.probe()) {
+            return (String) probe.call("INFO", "replication");
+        }
+    }
+
+    private static Object call(RedisServer server, String... command) {
+        try (RedisProbe probe = server.probe()) {
+            return probe.call(command);
+        }
+    }
+
+    private HaspClient client(RedisServer server, ReplicaAcks acks) {
+        return HaspClient.create(HaspConfig.builder().uri(server.uri()).replicaAcks(acks).build());
+    }
+
+    /** The master dies with writes the replica never got; the replica becomes the master. */
+    private void crashMasterAndPromoteTheReplica() {
+        master.kill();
+        call(replica, "REPLICAOF", "NO", "ONE");
+        assertTrue(Conditions.await(DEADLINE, () -> info(replica).contains("role:master")));
+    }
+
+    @Test
+    void withoutAcksAGrantTheReplicaNeverSawLetsASecondHolderInAndATokenRepeats() throws Exception {
+        try (HaspClient first = client(master, ReplicaAcks.NONE)) {
+            link.blackhole(true);
+            HaspLock lock = first.getLock("stock");
+            assertTrue(lock.tryLock(Duration.ZERO, Duration.ofSeconds(60)));
+            long firstToken = first.getFencedLock("payments").tryLockAndGetToken(Duration.ZERO, Duration.ofSeconds(60))
+                    .orElseThrow();
+
+            crashMasterAndPromoteTheReplica();
+            try (HaspClient second = client(replica, ReplicaAcks.NONE)) {
+                assertTrue(second.getLock("stock").tryLock(Duration.ZERO, Duration.ofSeconds(60)),
+                        "the promoted replica never had the first grant: a second holder gets in");
+                OptionalLong secondToken = second.getFencedLock("payments")
+                        .tryLockAndGetToken(Duration.ZERO, Duration.ofSeconds(60));
+                assertTrue(secondToken.isPresent());
+                assertTrue(secondToken.getAsLong() <= firstToken,
+                        "the token went backwards: " + firstToken + " then " + secondToken.getAsLong());
+            }
+        }
+    }
+
+    @Test
+    void withAcksAGrantNoReplicaConfirmedIsRefusedAndRolledBack() throws Exception {
+        try (HaspClient first = client(master, ONE_REPLICA)) {
+            HaspLock lock = first.getLock("stock");
+            assertTrue(lock.tryLock(Duration.ZERO, Duration.ofSeconds(60)), "granted while the replica confirms");
+            lock.unlock();
+
+            link.blackhole(true);
+            ReplicaAcksException refused = assertThrows(ReplicaAcksException.class,
+                    () -> lock.tryLock(Duration.ofSeconds(1), Duration.ofSeconds(60)));
+            assertEquals(0, refused.acknowledged());
+            assertEquals(1, refused.required());
+            assertTrue(Conditions.await(DEADLINE, () -> (Long) call(master, "EXISTS", "stock") == 0),
+                    "the unconfirmed grant was rolled back on the master");
+            assertFalse(lock.isHeldByCurrentThread());
+            FencedLock fenced = first.getFencedLock("payments");
+            assertThrows(ReplicaAcksException.class, () -> fenced.tryLockAndGetToken(Duration.ZERO, Duration.ofSeconds(60)));
+            assertEquals(0, first.heldLocks(), "no hold believed");
+
+            crashMasterAndPromoteTheReplica();
+            try (HaspClient second = client(replica, ReplicaAcks.NONE)) {
+                assertTrue(second.getLock("stock").tryLock(Duration.ZERO, Duration.ofSeconds(60)),
+                        "free on the new master, and nobody believes to hold it");
+            }
+        }
+    }
+
+    @Test
+    void aReplicaThatComesBackWithinTheWaitConfirmsTheGrantLateAndItSurvivesThePromotion() throws Exception {
+        try (HaspClient first = client(master, ONE_REPLICA)) {
+            FencedLock fenced = first.getFencedLock("payments");
+            long before = fenced.tryLockAndGetToken(Duration.ZERO, Duration.ofSeconds(60)).orElseThrow();
+            fenced.unlock();
+
+            link.blackhole(true);
+            CompletableFuture<OptionalLong> late = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return fenced.tryLockAndGetToken(Duration.ofSeconds(20), Duration.ofSeconds(60));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertTrue(Conditions.await(DEADLINE, () -> (Long) call(master, "EXISTS", "payments") == 1),
+                    "the grant sits on the master, unconfirmed");
+            assertFalse(late.isDone(), "not granted while no replica confirmed it");
+            link.blackhole(false);
+            long token = late.get(30, TimeUnit.SECONDS).orElseThrow();
+            assertTrue(token > before);
+
+            crashMasterAndPromoteTheReplica();
+            try (HaspClient second = client(replica, ReplicaAcks.NONE)) {   // the new master has no replica yet
+                assertFalse(second.getLock("payments").tryLock(Duration.ZERO, Duration.ofSeconds(60)),
+                        "the promoted replica has the confirmed grant: no second holder");
+                call(replica, "DEL", "payments");   // the first holder is done (its unlock went to the dead master)
+                long next = second.getFencedLock("payments").tryLockAndGetToken(Duration.ZERO, Duration.ofSeconds(60))
+                        .orElseThrow();
+                assertTrue(next > token, "tokens keep increasing across the failover: " + token + " then " + next);
+            }
+        }
+    }
+
+    @Test
+    void aRenewalNoReplicaConfirmedKeepsTheHoldAndIsReported() {
+        HaspConfig config = HaspConfig.builder().uri(master.uri()).replicaAcks(ONE_REPLICA)
+                .watchdogLease(Duration.ofSeconds(3)).build();
+        try (HaspClient client = HaspClient.create(config)) {
+            HaspLock lock = client.getLock("stock");
+            lock.lock();
+            CompletableFuture<HoldEnd> end = lock.holdEnd();
+            link.blackhole(true);
+            assertTrue(Conditions.await(DEADLINE, () -> client.unconfirmedRenewals() >= 2),
+                    "the watchdog's renewals are counted as unconfirmed");
+            assertFalse(end.isDone(), "the hold is kept: the master renewed it");
+            assertEquals(1L, call(master, "EXISTS", "stock"));
+            lock.unlock();   // applied on the master; unconfirmed, but an unlock's loss in a failover only delays the next holder
+            assertEquals(0L, call(master, "EXISTS", "stock"));
+            assertEquals(HoldEnd.RELEASED, end.getNow(null));
+        }
+    }
+
+    /** How many WAIT commands the master has run. */
+    private long waits() {
+        String stats = (String) call(master, "INFO", "commandstats");
+        for (String line : stats.split("\r?\n")) {
+            if (line.startsWith("cmdstat_wait:calls=")) {
+                return Long.parseLong(line.substring("cmdstat_wait:calls=".length(), line.indexOf(',')));
+            }
+        }
+        return 0;
+    }
+
+    @Test
+    void withoutAcksNoWaitIsSent() throws Exception {
+        try (HaspClient client = client(master, ReplicaAcks.NONE)) {
+            HaspLock lock = client.getLock("stock");
+            lock.lock();
+            lock.unlock();
+            assertTrue(lock.tryLock(Duration.ZERO, Duration.ofSeconds(5)));
+            lock.unlock();
+            client.getFencedLock("payments").lockAndGetToken();
+            client.getFencedLock("payments").unlock();
+            assertEquals(0, waits());
+        }
+    }
+
+    @Test
+    void concurrentLocksShareTheirWaits() {
+        try (HaspClient client = client(master, ONE_REPLICA)) {
+            int locks = 200;
+            java.util.List<CompletableFuture<Boolean>> acquired = new java.util.ArrayList<>();
+            for (int i = 0; i < locks; i++) {
+                HaspLock lock = client.getLock("stock:" + i);
+                acquired.add(lock.tryLockAsync(Duration.ZERO, Duration.ofSeconds(60), lock.owner(1)));
+            }
+            for (CompletableFuture<Boolean> each : acquired) {
+                assertTrue(each.join(), "confirmed by the replica");
+            }
+            long waits = waits();
+            assertTrue(waits >= 1 && waits < locks, waits + " WAITs for " + locks + " acquisitions");
+            assertEquals((long) locks, call(replica, "DBSIZE"), "every grant reached the replica");
+        }
+    }
+
+    @Test
+    void theAcksTimeoutMustBeShorterThanTheCommandTimeout() {
+        HaspConfig.Builder builder = HaspConfig.builder().commandTimeout(Duration.ofSeconds(1))
+                .replicaAcks(ReplicaAcks.of(1, Duration.ofSeconds(1)));
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, builder::build);
+        assertTrue(refused.getMessage().contains("commandTimeout"), refused.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ReplicaAcks.of(0, Duration.ofMillis(100)));
+        assertThrows(IllegalArgumentException.class, () -> ReplicaAcks.of(1, Duration.ZERO));
+        assertFalse(ReplicaAcks.NONE.enabled());
+    }
+}
