@@ -2,6 +2,7 @@ package io.hasp.bench;
 
 import io.hasp.bench.fleet.FleetDriver;
 import io.hasp.bench.lock.ClusterLockBenchmark;
+import io.hasp.bench.lock.ReplicaLockBenchmark;
 import io.hasp.bench.fleet.FleetRuns;
 import io.hasp.bench.peer.Peer;
 import io.hasp.bench.peer.PeerServers;
@@ -83,6 +84,7 @@ public final class BenchRunner {
     private final boolean fleets;
     private final String givenUri;
     private String clusterUri;   // the cluster started for the cluster rows, while they run
+    private String replicaUris;  // the master and replica started for the replica rows, while they run
     private List<String> peerArguments = List.of();   // -D options naming the peer servers, while they run
     private Map<Peer, String> peerSkipped = Map.of();
     private final List<String> commandLine;
@@ -189,6 +191,12 @@ public final class BenchRunner {
             clusterUri = cluster.uri();
             console.println("started a Redis Cluster (3 masters, 3 replicas) at " + clusterUri + " for the cluster rows");
         }
+        RedisServer[] replicaPair = null;
+        if (measurements.values().stream().anyMatch(m -> m.benchmark() == ReplicaLockBenchmark.class)) {
+            replicaPair = ReplicaEnvironment.startPair();
+            replicaUris = replicaPair[0].uri() + "," + replicaPair[1].uri();
+            console.println("started a master and its replica at " + replicaUris + " for the replica rows");
+        }
         List<FleetRuns> fleetResults = new ArrayList<>();
         List<FleetRuns> peerFleetResults = new ArrayList<>();
         boolean fleetsSelected = fleets && (only == null || only.matcher("fleet").find());
@@ -201,6 +209,7 @@ public final class BenchRunner {
                 cluster.close();
                 cluster = null;
             }
+            replicaPair = closePair(replicaPair);
             if (fleetsSelected) {
                 fleetResults.addAll(fleets(uri, List.of("hasp", "redisson"), FLEETS));
                 List<String> measured = peers.running().stream().map(Peer::method).toList();
@@ -212,6 +221,7 @@ public final class BenchRunner {
             if (cluster != null) {
                 cluster.close();
             }
+            closePair(replicaPair);
         }
 
         try (PrintStream json = new PrintStream(Files.newOutputStream(out.resolve("results.json")), true,
@@ -404,10 +414,21 @@ public final class BenchRunner {
         return results.iterator().next();
     }
 
+    /** Stops a master and its replica started for the replica rows; null when none. */
+    private RedisServer[] closePair(RedisServer[] pair) {
+        if (pair != null) {
+            pair[1].close();
+            pair[0].close();
+            replicaUris = null;
+        }
+        return null;
+    }
+
     /** The -D options that tell a fork where the servers of this run are. */
     private String[] forkProperties(String uri) {
         List<String> properties = new ArrayList<>(List.of("-D" + BenchEnvironment.REDIS_PROPERTY + "=" + uri,
-                "-D" + ClusterEnvironment.CLUSTER_PROPERTY + "=" + (clusterUri == null ? "" : clusterUri)));
+                "-D" + ClusterEnvironment.CLUSTER_PROPERTY + "=" + (clusterUri == null ? "" : clusterUri),
+                "-D" + ReplicaEnvironment.REPLICA_PROPERTY + "=" + (replicaUris == null ? "" : replicaUris)));
         properties.addAll(peerArguments);
         return properties.toArray(new String[0]);
     }
@@ -429,7 +450,8 @@ public final class BenchRunner {
         lines.add("- JDK: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.version")
                 + "; every fork runs with `" + String.join(" ", FORK_FLAGS) + "`");
         lines.add("- Redis " + redisVersion + " (one server for every library and row, except the cluster row: a local"
-                + " cluster of 3 masters and 3 replicas, Redisson in cluster mode); Redisson "
+                + " cluster of 3 masters and 3 replicas, Redisson in cluster mode; and the replica rows: a master and one"
+                + " replica, Redisson in master/replica mode); Redisson "
                 + version("org.redisson", "redisson") + ", Lettuce " + version("io.lettuce", "lettuce-core")
                 + ", each with its default settings");
         lines.add(String.format(Locale.ROOT, "- JMH: %d fork(s), %d x %d s warm-up, %d x %d s measurement per row; "

@@ -1,6 +1,7 @@
 package io.hasp.bench;
 
 import io.hasp.bench.lock.ClusterLockBenchmark;
+import io.hasp.bench.lock.ReplicaLockBenchmark;
 import io.hasp.bench.lock.ContendedLockBenchmark;
 import io.hasp.bench.lock.FencedLockBenchmark;
 import io.hasp.bench.lock.MultiLockBenchmark;
@@ -64,6 +65,13 @@ public final class Catalog {
         rows.add(new Row("Cluster of 3 masters: uncontended lock+unlock over " + ClusterLockBenchmark.NAMES
                 + " names per thread, watchdog (pairs/s)", 8, 0,
                 m(ClusterLockBenchmark.class, "haspWatchdog", 8), m(ClusterLockBenchmark.class, "redissonWatchdog", 8),
+                null, null));
+        rows.add(new Row("Master with one replica: uncontended lock+unlock, watchdog, hasp without acknowledgements, "
+                + "Redisson in master/replica mode (pairs/s)", 8, 0,
+                m(ReplicaLockBenchmark.class, "haspNoAcks", 8), m(ReplicaLockBenchmark.class, "redissonMasterReplica", 8),
+                null, null));
+        rows.add(new Row("Master with one replica: the same, hasp with replicaAcks(1, 100 ms) (pairs/s)", 8, 0,
+                m(ReplicaLockBenchmark.class, "haspAcks", 8), m(ReplicaLockBenchmark.class, "redissonMasterReplica", 8),
                 null, null));
         return rows;
     }
