@@ -234,6 +234,77 @@ class ReplicaAcksIT {
         }
     }
 
+    private static final io.hasp.Script SET = io.hasp.Script.of("counter_set", "return redis.call('set', KEYS[1], ARGV[1])");
+
+    /**
+     * Two workers incrementing a counter under the lock (GET, then SET as a script, so that it is confirmed
+     * like the lock) until the replica's link is blackholed and each made {@code attemptsWhileCut} more
+     * attempts; then the master is killed and the stale replica promoted.
+     *
+     * @return increments the workers were told were done, and the counter on the promoted replica
+     */
+    private long[] fleetThroughACrash(ReplicaAcks acks, int attemptsWhileCut) throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicLong attempts = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.ExecutorService workers = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try (HaspClient client = client(master, acks)) {
+            HaspLock lock = client.getLock("fleet");
+            for (int w = 0; w < 2; w++) {
+                workers.submit(() -> {
+                    while (!stop.get()) {
+                        attempts.incrementAndGet();
+                        try {
+                            if (!lock.tryLock(Duration.ofSeconds(1), Duration.ofSeconds(30))) {
+                                continue;
+                            }
+                            try {
+                                String value = client.commands().get("counter").join();
+                                long next = (value == null ? 0 : Long.parseLong(value)) + 1;
+                                client.commands().evalsha(SET, io.hasp.Replies.OK, java.util.List.of("counter"),
+                                        Long.toString(next)).join();
+                                done.incrementAndGet();
+                            } finally {
+                                lock.unlock();
+                            }
+                        } catch (InterruptedException e) {
+                            return;
+                        } catch (RuntimeException notNow) {
+                            // not confirmed, or the master is gone: try again
+                        }
+                    }
+                });
+            }
+            assertTrue(Conditions.await(DEADLINE, () -> done.get() >= 100), "work before the cut");
+            link.blackhole(true);
+            long cutAt = attempts.get();
+            assertTrue(Conditions.await(DEADLINE, () -> attempts.get() >= cutAt + attemptsWhileCut), "work while cut");
+            crashMasterAndPromoteTheReplica();
+            stop.set(true);
+            workers.shutdownNow();
+            assertTrue(workers.awaitTermination(30, TimeUnit.SECONDS));
+            Object counter = call(replica, "GET", "counter");
+            return new long[] {done.get(), counter == null ? 0 : Long.parseLong((String) counter)};
+        } finally {
+            workers.shutdownNow();
+        }
+    }
+
+    @Test
+    void withoutAcksAFleetLosesIncrementsInACrash() throws Exception {
+        long[] lost = fleetThroughACrash(ReplicaAcks.NONE, 40);
+        System.out.println("[replica acks] without: " + lost[1] + " of " + lost[0] + " done increments on the promoted replica");
+        assertTrue(lost[1] < lost[0], "increments the master confirmed and the replica never got: " + lost[0] + " done, "
+                + lost[1] + " on the promoted replica");
+    }
+
+    @Test
+    void withAcksAFleetLosesNoIncrementInACrash() throws Exception {
+        long[] kept = fleetThroughACrash(ONE_REPLICA, 6);
+        System.out.println("[replica acks] with: " + kept[1] + " of " + kept[0] + " done increments on the promoted replica");
+        assertEquals(kept[0], kept[1], "every done increment is on the promoted replica");
+    }
+
     @Test
     void theAcksTimeoutMustBeShorterThanTheCommandTimeout() {
         HaspConfig.Builder builder = HaspConfig.builder().commandTimeout(Duration.ofSeconds(1))

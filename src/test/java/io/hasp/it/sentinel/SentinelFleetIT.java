@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
+import io.hasp.Replies;
+import io.hasp.ReplicaAcks;
+import io.hasp.Script;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldLostException;
 import io.hasp.testing.Conditions;
@@ -90,7 +93,14 @@ class SentinelFleetIT {
     }
 
     private Fleet hasp() {
-        HaspClient client = HaspClient.create(HaspConfig.builder().uri(deployment.uri())
+        return hasp(ReplicaAcks.NONE);
+    }
+
+    /** The counter's SET as a script, so that with replica acknowledgements it waits for them too. */
+    private static final Script SET = Script.of("fleet_set", "return redis.call('set', KEYS[1], ARGV[1])");
+
+    private Fleet hasp(ReplicaAcks acks) {
+        HaspClient client = HaspClient.create(HaspConfig.builder().uri(deployment.uri()).replicaAcks(acks)
                 .commandTimeout(Duration.ofSeconds(2)).watchdogLease(Duration.ofSeconds(10)).build());
         opened.add(client);
         HaspLock lock = client.getLock("fleet:lock");
@@ -117,7 +127,11 @@ class SentinelFleetIT {
 
             @Override
             public void set(String key, String value) {
-                client.commands().set(key, value).join();
+                if (acks.enabled()) {
+                    client.commands().evalsha(SET, Replies.OK, List.of(key), value).join();
+                } else {
+                    client.commands().set(key, value).join();
+                }
             }
         };
     }
@@ -314,5 +328,25 @@ class SentinelFleetIT {
         for (Tally tally : tallies) {
             assertEquals(0, tally.plainMonitorErrors.get(), "a hold lost with the master is reported as lost: " + tally);
         }
+    }
+
+    @Test
+    void withReplicaAcksTwoHaspClientsKeepTheCounterExactThroughAKilledMaster() throws Exception {
+        // One replica's confirmation: the sentinels promote the replica with the most data, which has
+        // every write either replica confirmed. The counter's SET is a script, confirmed like the locks.
+        List<Tally> tallies = List.of(new Tally(), new Tally());
+        ReplicaAcks acks = ReplicaAcks.of(1, Duration.ofMillis(500));
+        String report = run("fleet:killed:acks", deployment::killMaster, false, List.of(hasp(acks), hasp(acks)), tallies);
+        assertEquals(done(tallies), counter("fleet:killed:acks"), "no confirmed increment lost: " + report);
+    }
+
+    @Test
+    void withReplicaAcksTwoHaspClientsKeepTheCounterExactThroughARequestedFailover() throws Exception {
+        // Both replicas confirm: the old master takes writes until the sentinels demote it, and a write
+        // only the replica that is not promoted confirmed would be lost.
+        List<Tally> tallies = List.of(new Tally(), new Tally());
+        ReplicaAcks acks = ReplicaAcks.of(2, Duration.ofMillis(500));
+        String report = run("fleet:failover:acks", deployment::failover, true, List.of(hasp(acks), hasp(acks)), tallies);
+        assertEquals(done(tallies), counter("fleet:failover:acks"), "no confirmed increment lost: " + report);
     }
 }
