@@ -15,6 +15,7 @@ import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timer;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -94,6 +95,8 @@ public final class HaspClient implements AutoCloseable {
      * @return the connected client
      * @throws io.hasp.RedisAuthException when the server refuses the credentials
      * @throws RedisConnectionException when the server cannot be reached within the connect timeout
+     * @throws IllegalStateException when {@link HaspConfig#replicaAcks()} asks fsync confirmations of a server
+     *     without {@code WAITAOF} (before Redis 7.2)
      * @throws IllegalStateException when called on a hasp client thread
      */
     public static HaspClient create(HaspConfig config) {
@@ -147,6 +150,20 @@ public final class HaspClient implements AutoCloseable {
         }
         log.debug("hasp client {} connected to {} ({} transport)", id, config.redactedUri(),
                 transport.isNative() ? "epoll" : "nio");
+        if (config.replicaAcks().fsync()) {
+            checkWaitAof();
+        }
+    }
+
+    /** Refuses to start on a server without {@code WAITAOF} (before Redis 7.2), which fsync confirmations need. */
+    private void checkWaitAof() {
+        List<String> info = Futures.await(commands().execute(Replies.STRING_LIST, "COMMAND", "INFO", "WAITAOF"),
+                config.commandTimeout().multipliedBy(2));
+        if (info.isEmpty() || info.get(0) == null) {
+            throw new IllegalStateException("replicaAcks " + config.replicaAcks() + " confirms with WAITAOF, which Redis"
+                    + " 7.2 and later have; " + config.redactedUri() + " has no WAITAOF (use ReplicaAcks.of(n, timeout)"
+                    + " without withFsync() there)");
+        }
     }
 
     /** @return this client instance's UUID (the prefix of lock owner names) */

@@ -29,14 +29,16 @@ import java.time.Duration;
 public final class ReplicaAcks {
 
     /** No confirmations asked: no {@code WAIT} is sent. */
-    public static final ReplicaAcks NONE = new ReplicaAcks(0, Duration.ZERO);
+    public static final ReplicaAcks NONE = new ReplicaAcks(0, Duration.ZERO, false);
 
     private final int replicas;
     private final Duration timeout;
+    private final boolean fsync;
 
-    private ReplicaAcks(int replicas, Duration timeout) {
+    private ReplicaAcks(int replicas, Duration timeout, boolean fsync) {
         this.replicas = replicas;
         this.timeout = timeout;
+        this.fsync = fsync;
     }
 
     /**
@@ -56,7 +58,23 @@ public final class ReplicaAcks {
         if (timeout == null || timeout.toMillis() < 1) {
             throw new IllegalArgumentException("timeout: " + timeout + " (expected: at least 1 ms)");
         }
-        return new ReplicaAcks(replicas, timeout);
+        return new ReplicaAcks(replicas, timeout, false);
+    }
+
+    /**
+     * The same confirmations, counted only once the replicas wrote the writes to their append-only file
+     * ({@code WAITAOF 0 replicas timeout} instead of {@code WAIT}): then a replica that restarts keeps them
+     * too. Needs Redis 7.2 or later, and replicas with {@code appendonly yes}; a client created with it
+     * checks that its server has {@code WAITAOF} and refuses to start otherwise.
+     *
+     * @return the setting with fsync confirmations
+     * @throws IllegalStateException on {@link #NONE}
+     */
+    public ReplicaAcks withFsync() {
+        if (!enabled()) {
+            throw new IllegalStateException("ReplicaAcks.NONE asks no confirmation to fsync");
+        }
+        return new ReplicaAcks(replicas, timeout, true);
     }
 
     /** @return how many replicas must confirm; 0 for {@link #NONE} */
@@ -69,6 +87,11 @@ public final class ReplicaAcks {
         return timeout;
     }
 
+    /** @return whether a confirmation counts only once the replica wrote to its append-only file ({@code WAITAOF}) */
+    public boolean fsync() {
+        return fsync;
+    }
+
     /** @return whether confirmations are asked (anything but {@link #NONE}) */
     public boolean enabled() {
         return replicas > 0;
@@ -76,16 +99,18 @@ public final class ReplicaAcks {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof ReplicaAcks that && replicas == that.replicas && timeout.equals(that.timeout);
+        return other instanceof ReplicaAcks that && replicas == that.replicas && timeout.equals(that.timeout)
+                && fsync == that.fsync;
     }
 
     @Override
     public int hashCode() {
-        return 31 * replicas + timeout.hashCode();
+        return 31 * (31 * replicas + timeout.hashCode()) + (fsync ? 1 : 0);
     }
 
     @Override
     public String toString() {
-        return enabled() ? "ReplicaAcks[" + replicas + " within " + timeout.toMillis() + " ms]" : "ReplicaAcks.NONE";
+        return enabled() ? "ReplicaAcks[" + replicas + (fsync ? " fsynced" : "") + " within " + timeout.toMillis() + " ms]"
+                : "ReplicaAcks.NONE";
     }
 }

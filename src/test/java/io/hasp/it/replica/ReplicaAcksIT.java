@@ -306,6 +306,36 @@ class ReplicaAcksIT {
     }
 
     @Test
+    void fsyncConfirmationsNeedWaitaofAndAServerWithoutItIsRefusedAtStart() throws Exception {
+        ReplicaAcks fsynced = ONE_REPLICA.withFsync();
+        assertTrue(fsynced.fsync());
+        assertEquals("ReplicaAcks[1 fsynced within 200 ms]", fsynced.toString());
+        String[] version = master.version().split("\\.");
+        boolean hasWaitAof = Integer.parseInt(version[0]) > 7
+                || Integer.parseInt(version[0]) == 7 && Integer.parseInt(version[1]) >= 2;
+        if (!hasWaitAof) {
+            IllegalStateException refused = assertThrows(IllegalStateException.class, () -> client(master, fsynced));
+            assertTrue(refused.getMessage().contains("WAITAOF") && refused.getMessage().contains("7.2"),
+                    refused.getMessage());
+            return;
+        }
+        // Redis 7.2 and later: a replica that writes its append-only file confirms; one that does not, never.
+        try (HaspClient client = client(master, fsynced)) {
+            HaspLock lock = client.getLock("stock");
+            assertThrows(ReplicaAcksException.class, () -> lock.tryLock(Duration.ZERO, Duration.ofSeconds(60)));
+            call(replica, "CONFIG", "SET", "appendonly", "yes");
+            assertTrue(Conditions.await(DEADLINE, () -> {
+                try {
+                    return lock.tryLock(Duration.ZERO, Duration.ofSeconds(60));
+                } catch (ReplicaAcksException | InterruptedException notYet) {
+                    return false;
+                }
+            }), "confirmed once the replica writes its append-only file");
+            lock.unlock();
+        }
+    }
+
+    @Test
     void theAcksTimeoutMustBeShorterThanTheCommandTimeout() {
         HaspConfig.Builder builder = HaspConfig.builder().commandTimeout(Duration.ofSeconds(1))
                 .replicaAcks(ReplicaAcks.of(1, Duration.ofSeconds(1)));
@@ -314,5 +344,6 @@ class ReplicaAcksIT {
         assertThrows(IllegalArgumentException.class, () -> ReplicaAcks.of(0, Duration.ofMillis(100)));
         assertThrows(IllegalArgumentException.class, () -> ReplicaAcks.of(1, Duration.ZERO));
         assertFalse(ReplicaAcks.NONE.enabled());
+        assertThrows(IllegalStateException.class, ReplicaAcks.NONE::withFsync);
     }
 }

@@ -65,6 +65,20 @@ class ReplicaAcksTopologiesIT {
         }
     }
 
+    /** Before Redis 7.2 a client asking fsync confirmations (WAITAOF) is refused at start; from 7.2 it starts. */
+    private static void fsyncCheckedAtStart(String uri, RedisServer node) {
+        String[] version = node.version().split("\\.");
+        boolean hasWaitAof = Integer.parseInt(version[0]) > 7
+                || Integer.parseInt(version[0]) == 7 && Integer.parseInt(version[1]) >= 2;
+        HaspConfig config = HaspConfig.builder().uri(uri).replicaAcks(ONE_REPLICA.withFsync()).build();
+        if (hasWaitAof) {
+            HaspClient.create(config).close();
+        } else {
+            IllegalStateException refused = assertThrows(IllegalStateException.class, () -> HaspClient.create(config));
+            assertTrue(refused.getMessage().contains("WAITAOF"), refused.getMessage());
+        }
+    }
+
     /** With the replicas stopped, an acquisition is refused and rolled back; once they continue, one succeeds late. */
     private static void refusedWhileStoppedThenLate(HaspLock lock, RedisServer master, List<RedisServer> replicas)
             throws Exception {
@@ -93,6 +107,7 @@ class ReplicaAcksTopologiesIT {
         try (RedisSentinel deployment = RedisSentinel.start()) {
             RedisServer master = deployment.master();
             assertTrue(Conditions.await(DEADLINE, () -> onlineReplicas(master) == 2));
+            fsyncCheckedAtStart(deployment.uri(), master);
             HaspConfig config = HaspConfig.builder().uri(deployment.uri()).replicaAcks(ONE_REPLICA).build();
             try (HaspClient client = HaspClient.create(config)) {
                 HaspLock lock = client.getLock("orders:42");
@@ -119,6 +134,7 @@ class ReplicaAcksTopologiesIT {
     @Test
     void onAClusterTheSlotsMastersReplicaConfirmsTheGrant() throws Exception {
         try (RedisCluster cluster = RedisCluster.start()) {
+            fsyncCheckedAtStart(cluster.uri(), cluster.masters().get(0));
             HaspConfig config = HaspConfig.builder().uri(cluster.uri()).replicaAcks(ONE_REPLICA).build();
             try (HaspClient client = HaspClient.create(config)) {
                 HaspLock lock = client.getLock("orders:42");

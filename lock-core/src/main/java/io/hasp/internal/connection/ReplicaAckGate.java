@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The {@code WAIT}s of one connection, for commands whose writes a number of replicas must confirm
- * ({@link ReplicaAcks}). {@code WAIT} answers for every write the connection sent before it, and the
+ * The {@code WAIT}s (or {@code WAITAOF}s, {@link ReplicaAcks#fsync()}) of one connection, for commands whose
+ * writes a number of replicas must confirm ({@link ReplicaAcks}). {@code WAIT} answers for every write the connection sent before it, and the
  * server runs nothing else of the connection while it waits; so the gate keeps at most one {@code WAIT}
  * in flight: commands sent meanwhile share the next one, sent when the first answers. A stalled replica
  * therefore holds the connection for one timeout at a time, not one per command.
@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 public final class ReplicaAckGate {
 
     private static final CommandName WAIT = CommandName.of("WAIT");
+    private static final CommandName WAITAOF = CommandName.of("WAITAOF");
 
     private final RedisConnection connection;
     private final ReplicaAcks acks;
@@ -70,7 +71,11 @@ public final class ReplicaAckGate {
         List<Confirmed<?>> covered = uncovered;
         uncovered = new ArrayList<>();
         waiting = true;
-        Command<Long> wait = connection.dispatch(new StringArgsCommand<>(Replies.LONG, WAIT, replicas, timeoutMillis));
+        CompletableFuture<Long> wait = acks.fsync()
+                // WAITAOF numlocal numreplicas timeout answers [fsynced here, replicas that fsynced]
+                ? connection.dispatch(new ArgsCommand<>(Replies.STRING_LIST, WAITAOF, "0", replicas, timeoutMillis))
+                        .thenApply(counts -> Long.parseLong(counts.get(1)))
+                : connection.dispatch(new StringArgsCommand<>(Replies.LONG, WAIT, replicas, timeoutMillis));
         wait.whenComplete((count, error) -> answered(covered, count, error));
     }
 
