@@ -210,6 +210,29 @@ public final class HaspClient implements AutoCloseable {
     }
 
     /**
+     * The reentrant lock named {@code name} ({@link #getLock(String)}), its grants, re-entries, extensions
+     * and unlocks confirmed by replicas as {@code acks} asks, whatever this client's
+     * {@link HaspConfig#replicaAcks()}: {@link ReplicaAcks#NONE} for a lock that needs none on a client that
+     * asks them. Its watchdog renewals are confirmed as the client's are. Use one setting per name: a
+     * thread holding a lock through one setting does not re-enter it through another.
+     *
+     * @throws IllegalArgumentException when {@code name} is null or empty, or {@code acks} null
+     */
+    public HaspLock getLock(String name, ReplicaAcks acks) {
+        return Locks.reentrant(locks, name, acks);
+    }
+
+    /**
+     * The fenced lock named {@code name} ({@link #getFencedLock(String)}), its grants and tokens confirmed by
+     * replicas as {@code acks} asks; as {@link #getLock(String, ReplicaAcks)}.
+     *
+     * @throws IllegalArgumentException when {@code name} is null or empty, or {@code acks} null
+     */
+    public FencedLock getFencedLock(String name, ReplicaAcks acks) {
+        return Locks.fenced(locks, name, acks);
+    }
+
+    /**
      * Number of holds this client currently tracks, of every kind of lock (reentrant, read,
      * write), with the watchdog or a lease time; for monitoring.
      */

@@ -261,9 +261,17 @@ class ReplicaAcksIT {
                             try {
                                 String value = client.commands().get("counter").join();
                                 long next = (value == null ? 0 : Long.parseLong(value)) + 1;
-                                client.commands().evalsha(SET, io.hasp.Replies.OK, java.util.List.of("counter"),
-                                        Long.toString(next)).join();
-                                done.incrementAndGet();
+                                // The same absolute value until confirmed: at most one unconfirmed increment each.
+                                while (!stop.get()) {
+                                    try {
+                                        client.commands().evalsha(SET, io.hasp.Replies.OK, java.util.List.of("counter"),
+                                                Long.toString(next)).join();
+                                        done.incrementAndGet();
+                                        break;
+                                    } catch (RuntimeException notConfirmed) {
+                                        attempts.incrementAndGet();
+                                    }
+                                }
                             } finally {
                                 lock.unlock();
                             }
@@ -302,7 +310,9 @@ class ReplicaAcksIT {
     void withAcksAFleetLosesNoIncrementInACrash() throws Exception {
         long[] kept = fleetThroughACrash(ONE_REPLICA, 6);
         System.out.println("[replica acks] with: " + kept[1] + " of " + kept[0] + " done increments on the promoted replica");
-        assertEquals(kept[0], kept[1], "every done increment is on the promoted replica");
+        // Every done increment is there; besides, each worker's one increment in flight may have reached the
+        // replica unconfirmed.
+        assertTrue(kept[1] >= kept[0] && kept[1] <= kept[0] + 2, kept[0] + " done, " + kept[1] + " on the promoted replica");
     }
 
     @Test
@@ -332,6 +342,36 @@ class ReplicaAcksIT {
                 }
             }), "confirmed once the replica writes its append-only file");
             lock.unlock();
+        }
+    }
+
+    @Test
+    void aLockAsksItsOwnAcknowledgementsWhateverItsClientAsks() throws Exception {
+        link.blackhole(true);
+        try (HaspClient plain = client(master, ReplicaAcks.NONE);
+                HaspClient confirming = client(master, ONE_REPLICA)) {
+            HaspLock confirmed = plain.getLock("stock", ONE_REPLICA);
+            assertThrows(ReplicaAcksException.class, () -> confirmed.tryLock(Duration.ZERO, Duration.ofSeconds(60)));
+            assertThrows(ReplicaAcksException.class,
+                    () -> plain.getFencedLock("payments", ONE_REPLICA).tryLockAndGetToken(Duration.ZERO, Duration.ofSeconds(60)));
+            HaspLock other = plain.getLock("other");
+            assertTrue(other.tryLock(Duration.ZERO, Duration.ofSeconds(60)), "the client's other locks ask nothing");
+            other.unlock();
+
+            HaspLock unconfirmed = confirming.getLock("free", ReplicaAcks.NONE);
+            assertTrue(unconfirmed.tryLock(Duration.ZERO, Duration.ofSeconds(60)), "a lock that asks none on a client that asks");
+            unconfirmed.unlock();
+            assertThrows(ReplicaAcksException.class,
+                    () -> confirming.getLock("stock").tryLock(Duration.ZERO, Duration.ofSeconds(60)));
+            assertThrows(IllegalArgumentException.class, () -> plain.getLock("stock", null));
+        }
+        link.blackhole(false);
+        try (HaspClient plain = client(master, ReplicaAcks.NONE)) {
+            HaspLock confirmed = plain.getLock("stock", ONE_REPLICA);
+            assertTrue(Conditions.await(DEADLINE, () -> (Long) call(master, "EXISTS", "stock") == 0), "rolled back");
+            assertTrue(confirmed.tryLock(Duration.ofSeconds(5), Duration.ofSeconds(60)), "confirmed once the link is back");
+            assertTrue(confirmed.isHeldByCurrentThread());
+            confirmed.unlock();
         }
     }
 

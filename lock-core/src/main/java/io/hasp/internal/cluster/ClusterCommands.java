@@ -1,6 +1,7 @@
 package io.hasp.internal.cluster;
 
 import io.hasp.RedisCommands;
+import io.hasp.ReplicaAcks;
 import io.hasp.RedisConnectionException;
 import io.hasp.RedisServerException;
 import io.hasp.RedisTimeoutException;
@@ -43,6 +44,8 @@ public final class ClusterCommands implements RedisCommands {
     private final ClusterView view;
     private final Timer timer;
     private final long retryBudgetNanos;
+    /** What confirms the scripts sent to each node: the client's setting, or a lock's own. */
+    private final ReplicaAcks acks;
 
     /**
      * @param nodes the nodes' connections
@@ -51,10 +54,25 @@ public final class ClusterCommands implements RedisCommands {
      * @param retryBudgetMillis how long TRYAGAIN and CLUSTERDOWN are retried for
      */
     public ClusterCommands(NodeConnections nodes, ClusterView view, Timer timer, long retryBudgetMillis) {
+        this(nodes, view, timer, retryBudgetMillis, null);
+    }
+
+    /**
+     * The same routing, with each node's scripts confirmed by {@code acks} ({@code null}: the client's
+     * setting).
+     */
+    public ClusterCommands(NodeConnections nodes, ClusterView view, Timer timer, long retryBudgetMillis,
+            ReplicaAcks acks) {
         this.nodes = nodes;
         this.view = view;
         this.timer = timer;
         this.retryBudgetNanos = TimeUnit.MILLISECONDS.toNanos(retryBudgetMillis);
+        this.acks = acks;
+    }
+
+    /** The commands of {@code node}, confirmed as this router's scripts must be. */
+    private RedisCommands commandsOf(NodeAddress node) {
+        return acks == null ? nodes.of(node) : nodes.of(node, acks);
     }
 
     /**
@@ -162,7 +180,7 @@ public final class ClusterCommands implements RedisCommands {
         if (view.map().masters().isEmpty()) {
             return CompletableFuture.failedFuture(new RedisConnectionException("no master in the known topology", null));
         }
-        return send.apply(nodes.of(view.map().masters().iterator().next()));
+        return send.apply(commandsOf(view.map().masters().iterator().next()));
     }
 
     private <T> CompletableFuture<T> routed(int slot, Function<RedisCommands, CompletableFuture<T>> send) {
@@ -198,7 +216,7 @@ public final class ClusterCommands implements RedisCommands {
             target = node;
             RedisCommands commands;
             try {
-                commands = nodes.of(node);
+                commands = commandsOf(node);
             } catch (RuntimeException e) {
                 completeExceptionally(e);
                 return;

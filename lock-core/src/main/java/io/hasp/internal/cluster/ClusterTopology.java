@@ -19,6 +19,8 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.function.Consumer;
 
 /**
@@ -37,6 +39,8 @@ public final class ClusterTopology implements Topology {
     private final ClusterCommands commands;
     private final ClusterPubSub pubSub;
     private final ClusterBatches batches;
+    private final Timer timer;
+    private final ConcurrentMap<ReplicaAcks, RedisCommands> confirmed = new ConcurrentHashMap<>();
 
     /**
      * @param config the client's configuration: its seeds and settings
@@ -45,6 +49,7 @@ public final class ClusterTopology implements Topology {
      */
     public ClusterTopology(HaspConfig config, Transport transport, Timer timer) {
         this.config = config;
+        this.timer = timer;
         long timeoutMillis = config.commandTimeout().toMillis();
         this.nodes = new NodeConnections(config, transport, timer);
         this.view = new ClusterView(nodes, seeds(config), SlotMap.empty(), timer);
@@ -116,6 +121,12 @@ public final class ClusterTopology implements Topology {
     @Override
     public ReplicaAcks replicaAcks() {
         return config.replicaAcks();
+    }
+
+    @Override
+    public RedisCommands commands(ReplicaAcks acks) {
+        return acks.equals(config.replicaAcks()) ? commands : confirmed.computeIfAbsent(acks,
+                a -> new ClusterCommands(nodes, view, timer, 2 * config.commandTimeout().toMillis(), a));
     }
 
     @Override

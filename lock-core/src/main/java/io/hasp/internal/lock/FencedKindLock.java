@@ -20,8 +20,9 @@ final class FencedKindLock extends KindLock implements FencedLock {
     private static final long WATCHDOG = -1;
     private static final long NO_DEADLINE = -1;
 
-    FencedKindLock(LockService service, String name) {
-        super(service, FencedKind.INSTANCE, name);
+    /** @param kind {@link FencedKind#INSTANCE}, or it confirmed by replicas ({@link ConfirmedKind}) */
+    FencedKindLock(LockService service, LockKind kind, String name) {
+        super(service, kind, name);
     }
 
     @Override

@@ -65,6 +65,11 @@ public final class LockService implements AutoCloseable {
         return clientId;
     }
 
+    /** How many replicas confirm this client's scripts ({@link io.hasp.HaspConfig#replicaAcks()}). */
+    public io.hasp.ReplicaAcks replicaAcks() {
+        return context.topology.replicaAcks();
+    }
+
     /** The watchdog lease, in milliseconds. */
     public long watchdogLeaseMillis() {
         return context.watchdogLeaseMillis;

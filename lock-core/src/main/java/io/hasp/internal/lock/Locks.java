@@ -1,5 +1,6 @@
 package io.hasp.internal.lock;
 
+import io.hasp.ReplicaAcks;
 import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
 
@@ -29,6 +30,31 @@ public final class Locks {
      * @throws IllegalArgumentException when {@code name} is null or empty
      */
     public static FencedLock fenced(LockService service, String name) {
-        return new FencedKindLock(service, LockArguments.name("name", name));
+        return new FencedKindLock(service, FencedKind.INSTANCE, LockArguments.name("name", name));
+    }
+
+    /**
+     * The reentrant lock named {@code name}, its writes confirmed by replicas as {@code acks} asks.
+     *
+     * @throws IllegalArgumentException when {@code name} is null or empty, or {@code acks} null
+     */
+    public static HaspLock reentrant(LockService service, String name, ReplicaAcks acks) {
+        return new KindLock(service, confirmed(service, ReentrantKind.INSTANCE, acks), LockArguments.name("name", name));
+    }
+
+    /**
+     * The fenced lock named {@code name}, its writes (and tokens) confirmed by replicas as {@code acks} asks.
+     *
+     * @throws IllegalArgumentException when {@code name} is null or empty, or {@code acks} null
+     */
+    public static FencedLock fenced(LockService service, String name, ReplicaAcks acks) {
+        return new FencedKindLock(service, confirmed(service, FencedKind.INSTANCE, acks),
+                LockArguments.name("name", name));
+    }
+
+    /** {@code base} confirmed by {@code acks}; {@code base} itself when the client's setting is {@code acks}. */
+    private static LockKind confirmed(LockService service, LockKind base, ReplicaAcks acks) {
+        LockArguments.notNull("acks", acks);
+        return acks.equals(service.replicaAcks()) ? base : new ConfirmedKind(base, acks);
     }
 }

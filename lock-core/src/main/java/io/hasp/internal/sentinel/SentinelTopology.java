@@ -143,6 +143,11 @@ public final class SentinelTopology implements Topology {
     }
 
     @Override
+    public RedisCommands commands(ReplicaAcks acks) {
+        return server.commands(acks);
+    }
+
+    @Override
     public DirectConnections direct() {
         return null;
     }

@@ -2,6 +2,7 @@ package io.hasp.internal.topology;
 
 import io.hasp.HaspConfig;
 import io.hasp.RedisCommands;
+import io.hasp.ReplicaAcks;
 import io.hasp.internal.connection.ConnectionListener;
 import io.hasp.internal.connection.ConnectionPool;
 import io.hasp.internal.connection.Connector;
@@ -35,7 +36,8 @@ public final class NodeConnections {
     private volatile Consumer<NodeAddress> onNodeLost = node -> { };
     private volatile boolean closed;
 
-    private record Node(RedisConnection connection, RedisCommands commands) {
+    /** A node's connection, its commands, and its commands confirmed by other {@link ReplicaAcks} than the client's. */
+    private record Node(RedisConnection connection, RedisCommands commands, ConcurrentMap<ReplicaAcks, RedisCommands> confirmed) {
     }
 
     /**
@@ -67,6 +69,17 @@ public final class NodeConnections {
     public boolean isDown(NodeAddress node) {
         Node known = nodes.get(node);
         return known != null && !known.connection().isReady();
+    }
+
+    /** The commands of {@code node} whose scripts {@code acks} confirm, on the node's one connection. */
+    public RedisCommands of(NodeAddress node, ReplicaAcks acks) {
+        RedisCommands commands = of(node);
+        if (acks.equals(settings.config().replicaAcks())) {
+            return commands;
+        }
+        Node known = nodes.get(node);
+        return known == null ? commands : known.confirmed().computeIfAbsent(acks,
+                a -> new DefaultRedisCommands(new ConnectionPool(List.of(known.connection())), null, a));
     }
 
     /** The commands of {@code node}, connecting to it on first use. */
@@ -120,7 +133,7 @@ public final class NodeConnections {
         RedisConnection connection = new RedisConnection("node", connector(address),
                 (EventLoop) transport.group().next(), timer, null);
         Node node = new Node(connection, new DefaultRedisCommands(new ConnectionPool(List.of(connection)), null,
-                settings.config().replicaAcks()));
+                settings.config().replicaAcks()), new ConcurrentHashMap<>());
         connection.addListener(new ConnectionListener() {
             @Override
             public void connected(RedisConnection c, boolean reconnect) {

@@ -19,6 +19,8 @@ import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -31,8 +33,9 @@ import java.util.function.Consumer;
 public final class SingleServer implements Topology {
 
     private final ConnectionPool pool;
-    private final DirectConnections direct;
-    private final ReplicaAcks acks;   // null over TLS or a Unix socket, or when turned off
+    private final DirectConnections direct;   // null over TLS or a Unix socket, or when turned off
+    private final ReplicaAcks acks;
+    private final ConcurrentMap<ReplicaAcks, RedisCommands> confirmed = new ConcurrentHashMap<>();
     private final DefaultPubSub pubSub;
     private final RedisCommands commands;
 
@@ -117,6 +120,12 @@ public final class SingleServer implements Topology {
     @Override
     public ReplicaAcks replicaAcks() {
         return acks;
+    }
+
+    @Override
+    public RedisCommands commands(ReplicaAcks other) {
+        return other.equals(acks) ? commands
+                : confirmed.computeIfAbsent(other, a -> new DefaultRedisCommands(pool, null, a));
     }
 
     @Override

@@ -80,6 +80,19 @@ public interface Topology {
     }
 
     /**
+     * The commands of {@link #commands()}, with each script confirmed by {@code acks} instead of the
+     * client's {@link #replicaAcks()}: for a lock that asks its own. Made once per setting.
+     *
+     * @throws UnsupportedOperationException when this topology cannot confirm scripts otherwise
+     */
+    default RedisCommands commands(ReplicaAcks acks) {
+        if (acks.equals(replicaAcks())) {
+            return commands();
+        }
+        throw new UnsupportedOperationException(this + " confirms scripts only as its client does");
+    }
+
+    /**
      * The direct connections on which blocking lock calls read their own replies.
      *
      * @return {@code null} when this topology has none (a cluster, TLS, a Unix socket, or turned off)
