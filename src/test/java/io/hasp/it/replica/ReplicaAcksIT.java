@@ -376,6 +376,29 @@ class ReplicaAcksIT {
     }
 
     @Test
+    void aReentryAndAnExtensionNoReplicaConfirmedFailAndTheHoldStaysAsItWas() throws Exception {
+        HaspConfig config = HaspConfig.builder().uri(master.uri()).replicaAcks(ONE_REPLICA)
+                .commandTimeout(Duration.ofSeconds(1)).build();
+        try (HaspClient client = HaspClient.create(config)) {
+            HaspLock lock = client.getLock("stock");
+            assertTrue(lock.tryLock(Duration.ZERO, Duration.ofSeconds(60)));
+            link.blackhole(true);
+            assertThrows(ReplicaAcksException.class, () -> lock.tryLock(Duration.ZERO, Duration.ofSeconds(60)),
+                    "a re-entry is a grant too");
+            assertTrue(Conditions.await(DEADLINE, () -> "1".equals(call(master, "HGET", "stock",
+                    lock.currentOwner().field()))), "the re-entry rolled back to one hold");
+            assertEquals(1, lock.getHoldCount());
+            assertThrows(ReplicaAcksException.class, () -> lock.extend(Duration.ofSeconds(120)),
+                    "an extension no replica confirmed");
+            link.blackhole(false);
+            assertTrue(lock.extend(Duration.ofSeconds(120)), "confirmed once the link is back");
+            assertTrue((Long) call(master, "PTTL", "stock") > 60_000);
+            lock.unlock();
+            assertEquals(0L, call(master, "EXISTS", "stock"));
+        }
+    }
+
+    @Test
     void theAcksTimeoutMustBeShorterThanTheCommandTimeout() {
         HaspConfig.Builder builder = HaspConfig.builder().commandTimeout(Duration.ofSeconds(1))
                 .replicaAcks(ReplicaAcks.of(1, Duration.ofSeconds(1)));

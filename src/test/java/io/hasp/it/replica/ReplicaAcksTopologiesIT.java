@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
  * {@link ReplicaAcks} behind Sentinel and on a Redis Cluster: the {@code WAIT} goes to the master the
  * sentinels name, and on a cluster to the master of the lock's slot. Replicas stopped with
  * {@code SIGSTOP} confirm nothing: a grant is refused and rolled back; once they continue, a waiting
- * acquisition succeeds late. Behind Sentinel, a confirmed hold is on the promoted replica after a
- * {@code SENTINEL FAILOVER}: the client's check at the switch keeps it.
+ * acquisition succeeds late. A confirmed hold is on the promoted replica after a {@code SENTINEL FAILOVER}
+ * (the client's check at the switch keeps it) or a {@code CLUSTER FAILOVER} (a second client cannot take
+ * it), and fencing tokens keep increasing across either.
  */
 class ReplicaAcksTopologiesIT {
 
@@ -117,6 +118,9 @@ class ReplicaAcksTopologiesIT {
 
                 lock.lock();
                 CompletableFuture<HoldEnd> end = lock.holdEnd();
+                io.hasp.lock.FencedLock fenced = client.getFencedLock("payments");
+                long before = fenced.lockAndGetToken();
+                fenced.unlock();
                 deployment.awaitWhole();
                 RedisServer promoted = deployment.failover();
                 assertTrue(Conditions.await(DEADLINE, () -> exists(promoted, "orders:42") == 1),
@@ -127,6 +131,9 @@ class ReplicaAcksTopologiesIT {
                 assertTrue(lock.isHeldByCurrentThread());
                 lock.unlock();
                 assertEquals(0L, exists(promoted, "orders:42"));
+                long after = fenced.tryLockAndGetToken(Duration.ofSeconds(5), Duration.ofSeconds(60)).orElseThrow();
+                assertTrue(after > before, "tokens increase across the failover: " + before + " then " + after);
+                fenced.unlock();
             }
         }
     }
@@ -144,7 +151,36 @@ class ReplicaAcksTopologiesIT {
                 lock.unlock();
                 refusedWhileStoppedThenLate(lock, master, cluster.replicas());
                 client.getLock("orders:42").forceUnlock();
+
+                // A confirmed grant and token survive a failover of the slot's master to its replica.
+                io.hasp.lock.FencedLock fenced = client.getFencedLock("orders:42");
+                long before = fenced.lockAndGetToken();
+                RedisServer replica = cluster.replicas().get(cluster.masters().indexOf(master));
+                failOver(master, replica);
+                try (HaspClient second = HaspClient.create(cluster.uri())) {
+                    assertFalse(second.getLock("orders:42").tryLock(Duration.ZERO, Duration.ofSeconds(60)),
+                            "the promoted replica has the confirmed grant: no second holder");
+                    fenced.unlock();   // the holder's unlock, sent to the new master
+                    long after = second.getFencedLock("orders:42").tryLockAndGetToken(Duration.ofSeconds(5),
+                            Duration.ofSeconds(60)).orElseThrow();
+                    assertTrue(after > before, "tokens increase across the failover: " + before + " then " + after);
+                }
             }
+        }
+    }
+
+    /** Fails {@code master} over to {@code replica} ({@code CLUSTER FAILOVER}, asked again up to three times: 6.2 may time out). */
+    private static void failOver(RedisServer master, RedisServer replica) {
+        for (int attempt = 1; ; attempt++) {
+            assertTrue(Conditions.await(DEADLINE, () -> info(replica).contains("master_link_status:up")));
+            try (RedisProbe probe = replica.probe()) {
+                assertEquals("OK", probe.call("CLUSTER", "FAILOVER"));
+            }
+            if (Conditions.await(Duration.ofSeconds(10),
+                    () -> info(replica).contains("role:master") && info(master).contains("role:slave"))) {
+                return;
+            }
+            assertTrue(attempt < 3, replica + " took over from " + master + " (three requests)");
         }
     }
 }
