@@ -2,6 +2,7 @@ package io.hasp.spring.boot;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
+import io.hasp.ReplicaAcks;
 import io.hasp.spring.LockedConfiguration;
 import io.hasp.spring.integration.HaspLockRegistry;
 import java.util.List;
@@ -76,6 +77,11 @@ public class HaspAutoConfiguration {
         }
         if (hasp.getTopologyRefresh() != null) {
             b.topologyRefresh(hasp.getTopologyRefresh());
+        }
+        HaspProperties.ReplicaAcks acks = hasp.getReplicaAcks();
+        if (acks.getReplicas() > 0) {
+            ReplicaAcks confirmed = ReplicaAcks.of(acks.getReplicas(), acks.getTimeout());
+            b.replicaAcks(acks.isFsync() ? confirmed.withFsync() : confirmed);
         }
         return b.build();
     }

@@ -18,6 +18,7 @@ public class HaspProperties {
     private Integer directConnections;
     private Duration topologyRefresh;
     private final LockRegistry lockRegistry = new LockRegistry();
+    private final ReplicaAcks replicaAcks = new ReplicaAcks();
 
     /** @return the lease the watchdog keeps renewing for locks taken without one (default 30 s) */
     public Duration getWatchdogLease() {
@@ -91,6 +92,55 @@ public class HaspProperties {
     /** @return the settings of the Spring Integration lock registry bean, {@code hasp.lock-registry.*} */
     public LockRegistry getLockRegistry() {
         return lockRegistry;
+    }
+
+    /** @return how many replicas confirm each of the client's scripts, {@code hasp.replica-acks.*} */
+    public ReplicaAcks getReplicaAcks() {
+        return replicaAcks;
+    }
+
+    /**
+     * {@code hasp.replica-acks.*}: {@code io.hasp.ReplicaAcks}, grants that survive a failover. Off unless
+     * {@code replicas} is set.
+     */
+    public static class ReplicaAcks {
+
+        private int replicas;
+        private Duration timeout = Duration.ofMillis(100);
+        private boolean fsync;
+
+        /** @return how many replicas must confirm each script; 0 (the default): none, no {@code WAIT} */
+        public int getReplicas() {
+            return replicas;
+        }
+
+        /** @param replicas how many replicas must confirm each script, 0 to 64 */
+        public void setReplicas(int replicas) {
+            if (replicas < 0 || replicas > 64) {
+                throw new IllegalArgumentException("replica acks replicas: " + replicas + " (expected: 0..64)");
+            }
+            this.replicas = replicas;
+        }
+
+        /** @return how long the master waits for them (default 100 ms) */
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        /** @param timeout how long the master waits for them, at least 1 ms, shorter than the command timeout */
+        public void setTimeout(Duration timeout) {
+            this.timeout = atLeast("replica acks timeout", timeout, Duration.ofMillis(1));
+        }
+
+        /** @return whether a confirmation counts only once the replica wrote its append-only file ({@code WAITAOF}, Redis 7.2+) */
+        public boolean isFsync() {
+            return fsync;
+        }
+
+        /** @param fsync whether to confirm with {@code WAITAOF} (Redis 7.2+) */
+        public void setFsync(boolean fsync) {
+            this.fsync = fsync;
+        }
     }
 
     /**
