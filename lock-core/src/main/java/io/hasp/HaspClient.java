@@ -15,7 +15,6 @@ import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timer;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -157,12 +156,14 @@ public final class HaspClient implements AutoCloseable {
 
     /** Refuses to start on a server without {@code WAITAOF} (before Redis 7.2), which fsync confirmations need. */
     private void checkWaitAof() {
-        List<String> info = Futures.await(commands().execute(Replies.STRING_LIST, "COMMAND", "INFO", "WAITAOF"),
-                config.commandTimeout().multipliedBy(2));
-        if (info.isEmpty() || info.get(0) == null) {
+        try {
+            // Asks nothing (0 local, 0 replicas): answers at once where WAITAOF exists.
+            Futures.await(commands().execute(Replies.STRING_LIST, "WAITAOF", "0", "0", "0"),
+                    config.commandTimeout().multipliedBy(2));
+        } catch (RedisServerException unknownCommand) {
             throw new IllegalStateException("replicaAcks " + config.replicaAcks() + " confirms with WAITAOF, which Redis"
                     + " 7.2 and later have; " + config.redactedUri() + " has no WAITAOF (use ReplicaAcks.of(n, timeout)"
-                    + " without withFsync() there)");
+                    + " without withFsync() there): " + unknownCommand.getMessage(), unknownCommand);
         }
     }
 

@@ -46,7 +46,7 @@ public final class ReplicaAcks {
      *
      * @param replicas how many replicas must confirm, 1 to 64
      * @param timeout how long the master waits for them, at least 1 ms; shorter than the client's
-     *     command timeout (the configuration checks it)
+     *     command timeout (the configuration and {@code HaspClient.getLock(name, acks)} check it)
      * @return the setting
      * @throws IllegalArgumentException when {@code replicas} is out of range or {@code timeout} is null or
      *     shorter than 1 ms

@@ -371,7 +371,14 @@ class ReplicaAcksIT {
             assertTrue(Conditions.await(DEADLINE, () -> (Long) call(master, "EXISTS", "stock") == 0), "rolled back");
             assertTrue(confirmed.tryLock(Duration.ofSeconds(5), Duration.ofSeconds(60)), "confirmed once the link is back");
             assertTrue(confirmed.isHeldByCurrentThread());
+            link.blackhole(true);
+            assertThrows(ReplicaAcksException.class, () -> confirmed.extend(Duration.ofSeconds(120)),
+                    "the lock's extensions ask its own confirmations too");
+            link.blackhole(false);
             confirmed.unlock();
+            IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
+                    () -> plain.getLock("x", ReplicaAcks.of(1, Duration.ofSeconds(5))));
+            assertTrue(tooLong.getMessage().contains("commandTimeout"), tooLong.getMessage());
         }
     }
 

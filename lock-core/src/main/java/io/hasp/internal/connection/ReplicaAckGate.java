@@ -10,14 +10,16 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The {@code WAIT}s (or {@code WAITAOF}s, {@link ReplicaAcks#fsync()}) of one connection, for commands whose
- * writes a number of replicas must confirm ({@link ReplicaAcks}). {@code WAIT} answers for every write the connection sent before it, and the
- * server runs nothing else of the connection while it waits; so the gate keeps at most one {@code WAIT}
- * in flight: commands sent meanwhile share the next one, sent when the first answers. A stalled replica
- * therefore holds the connection for one timeout at a time, not one per command.
+ * writes a number of replicas must confirm ({@link ReplicaAcks}). {@code WAIT} answers for every write the
+ * connection sent before it, and the server runs nothing else of the connection while it waits; so the gate
+ * keeps at most one {@code WAIT} in flight, whatever settings its commands ask: commands sent meanwhile share
+ * the next one, which asks the most replicas and the longest timeout among them (and {@code WAITAOF} when one
+ * asks it), and each command is judged by its own setting. A stalled replica therefore holds the connection
+ * for one timeout at a time, not one per command.
  *
  * <p>A {@code WAIT} counts for a command only when the command's reply came before the {@code WAIT}'s
  * (replies come in order): a command that the server ran later (one sent again after {@code NOSCRIPT})
- * waits for the next {@code WAIT}. Thread-safe.
+ * waits for the next {@code WAIT}. Futures complete outside the gate's monitor. Thread-safe.
  */
 public final class ReplicaAckGate {
 
@@ -25,58 +27,75 @@ public final class ReplicaAckGate {
     private static final CommandName WAITAOF = CommandName.of("WAITAOF");
 
     private final RedisConnection connection;
-    private final ReplicaAcks acks;
-    private final String replicas;
-    private final String timeoutMillis;
     /** Commands sent since the {@code WAIT} in flight (guarded by this). */
     private List<Confirmed<?>> uncovered = new ArrayList<>();
     /** Whether a {@code WAIT} is in flight (guarded by this). */
     private boolean waiting;
 
-    /**
-     * @param connection where the commands and their {@code WAIT}s go
-     * @param acks how many replicas must confirm, within how long; enabled
-     */
-    public ReplicaAckGate(RedisConnection connection, ReplicaAcks acks) {
-        if (!acks.enabled()) {
-            throw new IllegalArgumentException("acks: " + acks + " (expected: enabled)");
-        }
+    /** @param connection where the commands and their {@code WAIT}s go */
+    public ReplicaAckGate(RedisConnection connection) {
         this.connection = connection;
-        this.acks = acks;
-        this.replicas = Integer.toString(acks.replicas());
-        this.timeoutMillis = Long.toString(acks.timeout().toMillis());
     }
 
     /**
      * Dispatches {@code command} and a {@code WAIT} after it (or lets it share the next one).
      *
+     * @param acks what must confirm it; enabled
      * @return a future of the command's reply, complete once enough replicas confirmed it; failed with
      *     the command's own failure, the {@code WAIT}'s, or a {@link ReplicaAcksException} (carrying the
      *     reply) when too few confirmed in time
      */
-    public <T> CompletableFuture<T> dispatch(Command<T> command) {
-        Confirmed<T> confirmed = new Confirmed<>(command);
+    public <T> CompletableFuture<T> dispatch(Command<T> command, ReplicaAcks acks) {
+        Confirmed<T> confirmed = new Confirmed<>(command, acks);
+        Round round;
         synchronized (this) {
             connection.dispatch(command);
             uncovered.add(confirmed);
-            if (!waiting) {
-                sendWait();
-            }
+            round = waiting ? null : sendWait();
+        }
+        if (round != null) {
+            round.listen();
         }
         return confirmed;
     }
 
+    /** The commands one {@code WAIT} covers, and its answer. */
+    private final class Round {
+        final List<Confirmed<?>> covered;
+        final CompletableFuture<Long> wait;
+
+        Round(List<Confirmed<?>> covered, CompletableFuture<Long> wait) {
+            this.covered = covered;
+            this.wait = wait;
+        }
+
+        /** Outside the monitor: a {@code WAIT} that failed at once answers here. */
+        void listen() {
+            wait.whenComplete((count, error) -> answered(covered, count, error));
+        }
+    }
+
     /** Sends a {@code WAIT} for every command not yet covered; holding this. */
-    private void sendWait() {
+    private Round sendWait() {
         List<Confirmed<?>> covered = uncovered;
         uncovered = new ArrayList<>();
         waiting = true;
-        CompletableFuture<Long> wait = acks.fsync()
+        int replicas = 0;
+        long timeoutMillis = 0;
+        boolean fsync = false;
+        for (Confirmed<?> command : covered) {
+            replicas = Math.max(replicas, command.acks.replicas());
+            timeoutMillis = Math.max(timeoutMillis, command.acks.timeout().toMillis());
+            fsync |= command.acks.fsync();
+        }
+        String n = Integer.toString(replicas);
+        String timeout = Long.toString(timeoutMillis);
+        CompletableFuture<Long> wait = fsync
                 // WAITAOF numlocal numreplicas timeout answers [fsynced here, replicas that fsynced]
-                ? connection.dispatch(new ArgsCommand<>(Replies.STRING_LIST, WAITAOF, "0", replicas, timeoutMillis))
+                ? connection.dispatch(new ArgsCommand<>(Replies.STRING_LIST, WAITAOF, "0", n, timeout))
                         .thenApply(counts -> Long.parseLong(counts.get(1)))
-                : connection.dispatch(new StringArgsCommand<>(Replies.LONG, WAIT, replicas, timeoutMillis));
-        wait.whenComplete((count, error) -> answered(covered, count, error));
+                : connection.dispatch(new StringArgsCommand<>(Replies.LONG, WAIT, n, timeout));
+        return new Round(covered, wait);
     }
 
     private void answered(List<Confirmed<?>> covered, Long count, Throwable error) {
@@ -89,14 +108,18 @@ public final class ReplicaAckGate {
                 ranLater.add(command);
             }
         }
+        Round next = null;
         synchronized (this) {
             waiting = false;
             if (ranLater != null) {
                 uncovered.addAll(ranLater);
             }
             if (!uncovered.isEmpty()) {
-                sendWait();
+                next = sendWait();
             }
+        }
+        if (next != null) {
+            next.listen();
         }
     }
 
@@ -104,9 +127,11 @@ public final class ReplicaAckGate {
     private final class Confirmed<T> extends CompletableFuture<T> {
 
         private final Command<T> command;
+        final ReplicaAcks acks;
 
-        Confirmed(Command<T> command) {
+        Confirmed(Command<T> command, ReplicaAcks acks) {
             this.command = command;
+            this.acks = acks;
         }
 
         /**

@@ -176,7 +176,9 @@ final class Acquisition extends Successor implements Stranded {
                 // An answer: whatever an earlier send whose reply was lost did is known now.
                 unknownTarget = 0;
                 failedSends = 0;
-                unconfirmed = null;
+                if (unconfirmed != null) {
+                    unconfirmed = null;
+                }
             }
         }
         if (error == null) {

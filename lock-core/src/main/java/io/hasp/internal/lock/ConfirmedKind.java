@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 
 /**
  * A {@link LockKind} whose acquisitions, unlocks, extensions and rollbacks are confirmed by replicas as
- * one lock asks ({@link ReplicaAcks}), whatever its client's setting: the base kind's scripts, sent
+ * one lock asks ({@link ReplicaAcks}), whatever its client's setting: the base kind's scripts, extensions included, sent
  * through {@link Topology#commands(ReplicaAcks)}. Its watchdog renewals go as the client's do. It never
  * hands a lock over (the waiter runs its own confirmed acquire). Equal to another for the same base and
  * setting, so that the holds of every view of one lock are one. Thread-safe.
@@ -73,6 +73,11 @@ final class ConfirmedKind implements LockKind {
     public CompletableFuture<String> renew(RedisCommands redis, List<String> names, List<LockOwner> owners,
             long leaseMillis, boolean keysDeclared) {
         return base.renew(redis, names, owners, leaseMillis, keysDeclared);
+    }
+
+    @Override
+    public CompletableFuture<String> extend(Topology topology, String name, LockOwner owner, long leaseMillis) {
+        return base.extend(confirming(topology), name, owner, leaseMillis);
     }
 
     @Override

@@ -40,7 +40,7 @@ final class LeaseExtension extends CompletableFuture<Boolean> implements BiConsu
         sentNanos = context.nanoTime();
         CompletableFuture<String> reply;
         try {
-            reply = kind.renew(context.redis, List.of(name), List.of(owner), leaseMillis, /* keysDeclared= */ true);
+            reply = kind.extend(context.topology, name, owner, leaseMillis);
         } catch (RuntimeException e) {
             accept(null, e);
             return;

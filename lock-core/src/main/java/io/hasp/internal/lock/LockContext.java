@@ -68,7 +68,8 @@ final class LockContext {
         this.holds = new HoldRegistry(hold -> holdLost(lockWaiters, hold));
         // One renewal call per server and kind (on a cluster: per master, whatever the slots of its locks).
         this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH,
-                (kind, names, owners, lease) -> topology.send(new RenewBatch(kind, names, owners, lease, unconfirmed)),
+                (kind, names, owners, lease) -> topology.send(new RenewBatch(kind, names, owners, lease,
+                        topology.replicaAcks().enabled() ? unconfirmed : null)),
                 topology::batchGroup);
         this.latches = new LatchSweeper(redis, timer);
     }

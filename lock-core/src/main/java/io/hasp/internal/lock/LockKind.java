@@ -115,6 +115,17 @@ public interface LockKind {
             long leaseMillis, boolean keysDeclared);
 
     /**
+     * Resets to {@code leaseMillis} the lease of {@code owner}'s hold on lock {@code name}: an explicit
+     * extension ({@code extend}), sent through {@code topology}'s commands. Default: {@link #renew} of that
+     * one hold.
+     *
+     * @return a future of {@code "1"} renewed, {@code "0"} no longer held
+     */
+    default CompletableFuture<String> extend(Topology topology, String name, LockOwner owner, long leaseMillis) {
+        return renew(topology.commands(), List.of(name), List.of(owner), leaseMillis, true);
+    }
+
+    /**
      * Frees lock {@code name} in this kind whoever holds it, announcing it on its channel.
      *
      * @return a future of {@code true} when there was a hold to free

@@ -25,6 +25,7 @@ public final class LockService implements AutoCloseable {
 
     private final String clientId;
     private final long minLeaseMillis;
+    private final long commandTimeoutMillis;
     private final LockContext context;
     private final ThreadLocal<LockOwner> threadOwners = new ThreadLocal<>();
 
@@ -54,6 +55,7 @@ public final class LockService implements AutoCloseable {
         long watchdogLeaseMillis = LockArguments.positiveMillis("watchdogLease", watchdogLease, 3 * minLeaseMillis);
         long timeoutMillis = LockArguments.positiveMillis("commandTimeout", commandTimeout, 1);
         this.clientId = clientId;
+        this.commandTimeoutMillis = timeoutMillis;
         this.context = new LockContext(topology, timer, clock, watchdogLeaseMillis, timeoutMillis);
         // A master changed (failover, switch, moved slot): check every watchdog hold now, so that one the
         // new master lacks ends LOST at once rather than at the next pass, a third of a lease later.
@@ -68,6 +70,11 @@ public final class LockService implements AutoCloseable {
     /** How many replicas confirm this client's scripts ({@link io.hasp.HaspConfig#replicaAcks()}). */
     public io.hasp.ReplicaAcks replicaAcks() {
         return context.topology.replicaAcks();
+    }
+
+    /** The client's command timeout, in milliseconds: a {@code WAIT} must answer within it. */
+    long commandTimeoutMillis() {
+        return commandTimeoutMillis;
     }
 
     /** The watchdog lease, in milliseconds. */

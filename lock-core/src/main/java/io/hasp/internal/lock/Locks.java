@@ -55,6 +55,10 @@ public final class Locks {
     /** {@code base} confirmed by {@code acks}; {@code base} itself when the client's setting is {@code acks}. */
     private static LockKind confirmed(LockService service, LockKind base, ReplicaAcks acks) {
         LockArguments.notNull("acks", acks);
+        if (acks.enabled() && acks.timeout().toMillis() >= service.commandTimeoutMillis()) {
+            throw new IllegalArgumentException("acks: " + acks + " (expected: a timeout shorter than the client's"
+                    + " commandTimeout " + service.commandTimeoutMillis() + " ms, which every WAIT must answer within)");
+        }
         return acks.equals(service.replicaAcks()) ? base : new ConfirmedKind(base, acks);
     }
 }

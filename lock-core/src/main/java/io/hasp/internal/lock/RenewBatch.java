@@ -10,7 +10,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * One watchdog renewal of holds of one {@link LockKind}, as a {@link KeyBatch} the client's topology
  * sends: {@code owners.get(i)}'s hold on lock {@code names.get(i)} gets lease {@code leaseMillis}. A
- * renewal the master applied but too few replicas confirmed stands ({@link Unconfirmed#renewal}).
+ * renewal the master applied but too few replicas confirmed stands ({@link Unconfirmed#renewal}); {@code
+ * unconfirmed} is null when the client asks no confirmations.
  */
 record RenewBatch(LockKind kind, List<String> names, List<LockOwner> owners, long leaseMillis, Unconfirmed unconfirmed)
         implements KeyBatch {
@@ -33,6 +34,7 @@ record RenewBatch(LockKind kind, List<String> names, List<LockOwner> owners, lon
 
     @Override
     public CompletableFuture<String> send(RedisCommands redis, boolean keysDeclared) {
-        return unconfirmed.renewal(kind.renew(redis, names, owners, leaseMillis, keysDeclared), names.size());
+        CompletableFuture<String> renewed = kind.renew(redis, names, owners, leaseMillis, keysDeclared);
+        return unconfirmed == null ? renewed : unconfirmed.renewal(renewed, names.size());
     }
 }

@@ -21,7 +21,8 @@ final class Rollback {
     static void start(LockContext context, LockKind kind, String name, LockOwner owner, int target, long leaseMillis) {
         HoldKey key = HoldKey.of(kind, name, owner);
         try {
-            kind.rollback(context.topology, name, owner, target, leaseMillis).whenComplete((undone, e) -> {
+            Unconfirmed.standing(kind.rollback(context.topology, name, owner, target, leaseMillis), Boolean.class,
+                    "rollback of " + kind + " lock " + name).whenComplete((undone, e) -> {
                 context.unsettled.settle(key);   // the next acquisition of this hold may go
                 if (e != null) {
                     log.debug("rollback of an abandoned acquisition of {} lock {} failed (its lease will expire): {}",

@@ -59,13 +59,21 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
     static Unlock start(LockContext context, LockKind kind, String name, LockOwner owner) {
         Hold hold = context.holds.get(kind, name, owner);
         Unlock unlock = new Unlock(context, kind, name, owner, hold);
-        CompletableFuture<Void> renewal = hold != null ? hold.beginClosing() : null;
-        if (renewal == null) {
-            unlock.send();
-        } else {
-            renewal.whenComplete((v, e) -> unlock.send());
+        // After the rollback of an acquire of this hold whose outcome is unknown, if one is on its way.
+        if (!context.unsettled.any() || !context.unsettled.deferred(HoldKey.of(kind, name, owner), unlock::begin)) {
+            unlock.begin();
         }
         return unlock;
+    }
+
+    /** Sends once the watchdog's renewal of the hold in flight, if any, has answered. */
+    private void begin() {
+        CompletableFuture<Void> renewal = hold != null ? hold.beginClosing() : null;
+        if (renewal == null) {
+            send();
+        } else {
+            renewal.whenComplete((v, e) -> send());
+        }
     }
 
     private void send() {

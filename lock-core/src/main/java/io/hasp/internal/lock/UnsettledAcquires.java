@@ -9,7 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * settled. Otherwise the rollback of an owner's abandoned acquire could reach Redis after the same
  * owner's next acquire (sent on another pooled connection, or a blocking call's direct one, after a
  * reconnect or a master switch) and undo that new grant while the owner believes it holds the lock.
- * Thread-safe; costs one map lookup per acquisition while nothing is unsettled.
+ * The same holds for an unlock: it waits for that rollback too, or it could give back a level the rollback
+ * then finds missing, and the hold counts of client and Redis would part. Thread-safe; costs one emptiness
+ * check per acquisition and unlock while nothing is unsettled.
  */
 final class UnsettledAcquires {
 
@@ -36,6 +38,21 @@ final class UnsettledAcquires {
      *
      * @return false when {@code key} is settled now (the caller begins at once; nothing was kept)
      */
+    /** Whether some hold is unsettled now (a snapshot; the common answer is no). */
+    boolean any() {
+        return !unsettled.isEmpty();
+    }
+
+    /** Runs {@code start} once {@code key} is settled, if it is not now; true when deferred. */
+    boolean deferred(HoldKey key, Runnable start) {
+        CompletableFuture<Void> pending = unsettled.isEmpty() ? null : unsettled.get(key);
+        if (pending == null) {
+            return false;
+        }
+        pending.whenComplete((ok, failure) -> start.run());
+        return true;
+    }
+
     boolean deferred(HoldKey key, Acquisition acquisition) {
         if (unsettled.isEmpty()) {
             return false;

@@ -43,7 +43,9 @@ public final class DefaultRedisCommands implements RedisCommands {
 
     private final ConnectionPool pool;
     private final DirectConnections direct;
-    /** The WAITs of each pooled connection, when replicas must confirm scripts; else null. */
+    /** What must confirm each script; NONE: nothing. */
+    private final ReplicaAcks acks;
+    /** The WAITs of each pooled connection, shared by every command set of the pool; null when not confirming. */
     private final Map<RedisConnection, ReplicaAckGate> gates;
     private final ConcurrentMap<String, CommandName> names = new ConcurrentHashMap<>();
 
@@ -52,7 +54,7 @@ public final class DefaultRedisCommands implements RedisCommands {
      * @param direct the direct connections of blocking lock calls, or {@code null} for none
      */
     public DefaultRedisCommands(ConnectionPool pool, DirectConnections direct) {
-        this(pool, direct, ReplicaAcks.NONE);
+        this(pool, direct, ReplicaAcks.NONE, null);
     }
 
     /**
@@ -60,26 +62,31 @@ public final class DefaultRedisCommands implements RedisCommands {
      * @param direct the direct connections of blocking lock calls, or {@code null} for none; not used
      *     when {@code acks} is enabled (a script's {@code WAIT} goes on the script's connection)
      * @param acks how many replicas must confirm each script ({@link ReplicaAckGate}), or none
+     * @param gates the {@code WAIT}s of each of the pool's connections ({@link #gates}), shared by the command
+     *     sets of one pool so that a connection has one {@code WAIT} in flight; null when {@code acks} is none
      */
-    public DefaultRedisCommands(ConnectionPool pool, DirectConnections direct, ReplicaAcks acks) {
+    public DefaultRedisCommands(ConnectionPool pool, DirectConnections direct, ReplicaAcks acks,
+            Map<RedisConnection, ReplicaAckGate> gates) {
         this.pool = pool;
+        this.acks = acks;
         this.direct = acks.enabled() ? null : direct;
-        if (acks.enabled()) {
-            Map<RedisConnection, ReplicaAckGate> each = new IdentityHashMap<>();
-            for (RedisConnection connection : pool.connections()) {
-                each.put(connection, new ReplicaAckGate(connection, acks));
-            }
-            this.gates = each;
-        } else {
-            this.gates = null;
+        this.gates = acks.enabled() ? gates : null;
+    }
+
+    /** A gate for each of {@code pool}'s connections, for the command sets that confirm scripts. */
+    public static Map<RedisConnection, ReplicaAckGate> gates(ConnectionPool pool) {
+        Map<RedisConnection, ReplicaAckGate> each = new IdentityHashMap<>();
+        for (RedisConnection connection : pool.connections()) {
+            each.put(connection, new ReplicaAckGate(connection));
         }
+        return each;
     }
 
     @Override
     public <T> CompletableFuture<T> evalsha(Script script, Reply<T> reply, List<String> keys, Object... args) {
         EvalShaCommand<T> command = new EvalShaCommand<>(script, reply, keys, args);
         if (gates != null) {
-            return gates.get(pool.next()).dispatch(command);
+            return gates.get(pool.next()).dispatch(command, acks);
         }
         if (direct != null && direct.tryCall(command)) {
             return command;

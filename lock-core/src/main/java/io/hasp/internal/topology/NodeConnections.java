@@ -7,6 +7,7 @@ import io.hasp.internal.connection.ConnectionListener;
 import io.hasp.internal.connection.ConnectionPool;
 import io.hasp.internal.connection.Connector;
 import io.hasp.internal.connection.RedisConnection;
+import io.hasp.internal.connection.ReplicaAckGate;
 import io.hasp.internal.connection.Transport;
 import io.netty.channel.EventLoop;
 import io.netty.util.Timer;
@@ -37,7 +38,8 @@ public final class NodeConnections {
     private volatile boolean closed;
 
     /** A node's connection, its commands, and its commands confirmed by other {@link ReplicaAcks} than the client's. */
-    private record Node(RedisConnection connection, RedisCommands commands, ConcurrentMap<ReplicaAcks, RedisCommands> confirmed) {
+    private record Node(RedisConnection connection, ConnectionPool pool, Map<RedisConnection, ReplicaAckGate> gates,
+            RedisCommands commands, ConcurrentMap<ReplicaAcks, RedisCommands> confirmed) {
     }
 
     /**
@@ -79,7 +81,7 @@ public final class NodeConnections {
         }
         Node known = nodes.get(node);
         return known == null ? commands : known.confirmed().computeIfAbsent(acks,
-                a -> new DefaultRedisCommands(new ConnectionPool(List.of(known.connection())), null, a));
+                a -> new DefaultRedisCommands(known.pool(), null, a, known.gates()));
     }
 
     /** The commands of {@code node}, connecting to it on first use. */
@@ -132,8 +134,10 @@ public final class NodeConnections {
     private Node open(NodeAddress address) {
         RedisConnection connection = new RedisConnection("node", connector(address),
                 (EventLoop) transport.group().next(), timer, null);
-        Node node = new Node(connection, new DefaultRedisCommands(new ConnectionPool(List.of(connection)), null,
-                settings.config().replicaAcks()), new ConcurrentHashMap<>());
+        ConnectionPool pool = new ConnectionPool(List.of(connection));
+        Map<RedisConnection, ReplicaAckGate> gates = DefaultRedisCommands.gates(pool);
+        Node node = new Node(connection, pool, gates,
+                new DefaultRedisCommands(pool, null, settings.config().replicaAcks(), gates), new ConcurrentHashMap<>());
         connection.addListener(new ConnectionListener() {
             @Override
             public void connected(RedisConnection c, boolean reconnect) {

@@ -9,6 +9,7 @@ import io.hasp.internal.connection.ConnectionPool;
 import io.hasp.internal.connection.Connector;
 import io.hasp.internal.connection.DirectConnections;
 import io.hasp.internal.connection.RedisConnection;
+import io.hasp.internal.connection.ReplicaAckGate;
 import io.hasp.internal.connection.Transport;
 import io.hasp.internal.pubsub.ChannelKind;
 import io.hasp.internal.pubsub.DefaultPubSub;
@@ -19,6 +20,7 @@ import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
@@ -35,6 +37,7 @@ public final class SingleServer implements Topology {
     private final ConnectionPool pool;
     private final DirectConnections direct;   // null over TLS or a Unix socket, or when turned off
     private final ReplicaAcks acks;
+    private final Map<RedisConnection, ReplicaAckGate> gates;   // one per pooled connection, for every setting
     private final ConcurrentMap<ReplicaAcks, RedisCommands> confirmed = new ConcurrentHashMap<>();
     private final DefaultPubSub pubSub;
     private final RedisCommands commands;
@@ -73,7 +76,8 @@ public final class SingleServer implements Topology {
         this.direct = admission != null && config.directConnections() > 0 && !config.tls() && config.socketPath() == null
                 && !config.replicaAcks().enabled() ? new DirectConnections(config, pool, timer, admission) : null;
         this.acks = config.replicaAcks();
-        this.commands = new DefaultRedisCommands(pool, direct, acks);
+        this.gates = DefaultRedisCommands.gates(pool);
+        this.commands = new DefaultRedisCommands(pool, direct, acks, gates);
         EventLoop pubSubLoop = (EventLoop) (loops.hasNext() ? loops : transport.group().iterator()).next();
         this.pubSub = new DefaultPubSub(push -> new RedisConnection("pubsub", connector, pubSubLoop, timer, push),
                 timer, config.commandTimeout().toMillis());
@@ -125,7 +129,7 @@ public final class SingleServer implements Topology {
     @Override
     public RedisCommands commands(ReplicaAcks other) {
         return other.equals(acks) ? commands
-                : confirmed.computeIfAbsent(other, a -> new DefaultRedisCommands(pool, null, a));
+                : confirmed.computeIfAbsent(other, a -> new DefaultRedisCommands(pool, null, a, gates));
     }
 
     @Override
