@@ -258,6 +258,25 @@ class LockEngineTest {
     }
 
     @Test
+    void theOwnersUnlockWaitsForTheRollbackOfItsAbandonedReentry() {
+        LockOwner owner = here.owner(1);
+        assertTrue(here.tryAcquire(kind, NAME, owner, LEASE, 0).join());
+        kind.failNext(1, new RedisConnectionException("reply lost"));
+        CompletableFuture<Boolean> reentry = here.tryAcquire(kind, NAME, owner, LEASE, 10_000_000_000L);
+        assertFalse(reentry.isDone(), "backing off, its outcome unknown");
+        kind.holdReplies();   // the rollback of the re-entry is on its way
+        reentry.cancel(false);
+        assertEquals("rollback " + NAME, kind.calls().get(kind.calls().size() - 1));
+        CompletableFuture<Void> unlock = here.release(kind, NAME, owner);
+        assertEquals("rollback " + NAME, kind.calls().get(kind.calls().size() - 1),
+                "no unlock may overtake the rollback: landing first, the rollback would find a count it does not expect");
+        kind.deliverHeldReplies();
+        unlock.join();
+        assertEquals(0, kind.count(NAME, owner), "one hold taken, one given back: nothing left in Redis");
+        assertEquals(0, here.heldLocks());
+    }
+
+    @Test
     void anAcquireFailingWithALinkErrorIsRetriedWithinItsWaitAndCountsTheHoldOnce() {
         LockOwner owner = here.owner(1);
         kind.failNext(2, new RedisConnectionException("link cut"));
