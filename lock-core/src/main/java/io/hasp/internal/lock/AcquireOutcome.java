@@ -6,20 +6,40 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * What a kind's acquire answered: the owner holds the lock now ({@link #ACQUIRED}, or
- * {@link #acquired(long)} with the acquisition's fencing token), or another holder has it and the
- * lock expires in {@link #remainingMillis()} (the bound of the next wait). Immutable; decoded
- * straight from the script's reply by {@link #REPLY} or {@link #FENCED_REPLY}, with no stage after it.
+ * {@link #acquired(long)} with the acquisition's fencing token), another holder has it and the
+ * lock expires in {@link #remainingMillis()} (the bound of the next wait), or the owner asked to re-enter
+ * a hold that Redis no longer has ({@link #LOST}). Immutable; decoded straight from the script's reply by
+ * {@link #REPLY} or {@link #FENCED_REPLY}, with no stage after it.
  */
 public final class AcquireOutcome {
 
     /** The owner holds the lock (no token: the kind issues none). */
     public static final AcquireOutcome ACQUIRED = new AcquireOutcome(true, 0, 0);
 
-    /** The acquire scripts' reply: nil when acquired, else the holder's remaining time in milliseconds. */
+    /**
+     * A re-entry (a target count above 1) found no hold of the owner in Redis: the hold this client
+     * counts on ended unnoticed (deleted, expired, lost in a failover). Nothing was written; granting a
+     * fresh hold would let the owner's inner unlock free a lock its outer code still believes held.
+     * The scripts answer it with the status reply {@code LOST}.
+     */
+    public static final AcquireOutcome LOST = new AcquireOutcome(false, 0, 0);
+
+    /**
+     * The acquire scripts' reply: nil when acquired, {@code LOST} (a status) for {@link #LOST}, else the
+     * holder's remaining time in milliseconds.
+     */
     public static final Reply<AcquireOutcome> REPLY = new Reply<>("ACQUIRE_OUTCOME") {
         @Override
         public AcquireOutcome integer(long value) {
             return busy(value);
+        }
+
+        @Override
+        public AcquireOutcome simpleString(ByteBuf content) {
+            if (isLost(content)) {
+                return LOST;
+            }
+            throw unexpected("simple string");
         }
 
         @Override
@@ -29,13 +49,21 @@ public final class AcquireOutcome {
     };
 
     /**
-     * The fenced acquire script's reply: the token as a bulk string when acquired, else the
-     * holder's remaining time in milliseconds as an integer.
+     * The fenced acquire script's reply: the token as a bulk string when acquired, {@code LOST} (a
+     * status) for {@link #LOST}, else the holder's remaining time in milliseconds as an integer.
      */
     public static final Reply<AcquireOutcome> FENCED_REPLY = new Reply<>("FENCED_ACQUIRE_OUTCOME") {
         @Override
         public AcquireOutcome integer(long value) {
             return busy(value);
+        }
+
+        @Override
+        public AcquireOutcome simpleString(ByteBuf content) {
+            if (isLost(content)) {
+                return LOST;
+            }
+            throw unexpected("simple string");
         }
 
         @Override
@@ -74,9 +102,18 @@ public final class AcquireOutcome {
         return new AcquireOutcome(false, remainingMillis, 0);
     }
 
+    private static boolean isLost(ByteBuf status) {
+        return "LOST".equals(status.toString(StandardCharsets.US_ASCII));
+    }
+
     /** Whether the owner holds the lock. */
     public boolean acquired() {
         return acquired;
+    }
+
+    /** Whether a re-entry found the owner's hold gone from Redis ({@link #LOST}). */
+    public boolean lost() {
+        return this == LOST;
     }
 
     /** When busy: the lock's remaining time to live in milliseconds (-1: no expiry); 0 when acquired. */
@@ -91,6 +128,9 @@ public final class AcquireOutcome {
 
     @Override
     public String toString() {
+        if (this == LOST) {
+            return "lost: no hold of the owner to re-enter";
+        }
         if (!acquired) {
             return "busy for " + remainingMillis + " ms";
         }

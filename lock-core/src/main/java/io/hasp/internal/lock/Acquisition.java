@@ -181,13 +181,15 @@ final class Acquisition extends Successor implements Stranded {
                 }
             }
         }
-        if (error == null) {
-            context.unsettled.settle(holdKey);
-        }
         if (error != null) {
             onError(target, Futures.unwrap(error));
-        } else if (outcome.acquired()) {
+            return;
+        }
+        context.unsettled.settle(holdKey);
+        if (outcome.acquired()) {
             onAcquired(target, sentNanos, outcome.token());
+        } else if (outcome.lost()) {   // a re-entry of a hold that ended unnoticed: it ends here, the re-entry fails
+            result.completeExceptionally(context.holds.lostOnReentry(holdKey, context.nanoTime()));
         } else {
             onHeld(outcome.remainingMillis());
         }

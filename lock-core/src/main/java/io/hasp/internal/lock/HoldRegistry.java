@@ -1,6 +1,7 @@
 package io.hasp.internal.lock;
 
 import io.hasp.lock.HoldEnd;
+import io.hasp.lock.HoldLostException;
 import io.hasp.lock.LockOwner;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -94,6 +95,25 @@ final class HoldRegistry {
                 onLost.accept(hold);
             }
         }
+    }
+
+    /**
+     * Ends the hold {@code key}, which a re-entry found gone from Redis, as {@link HoldEnd#EXPIRED} when its lease
+     * had run out by {@code nowNanos}, else {@link HoldEnd#LOST}; the owner's next unlock reports it again.
+     *
+     * @return the re-entry's failure, naming the lock, the owner and how the hold ended
+     */
+    HoldLostException lostOnReentry(HoldKey key, long nowNanos) {
+        Hold hold = holds.get(key);
+        boolean expired = hold != null && hold.expired(nowNanos, 0);
+        HoldEnd how = expired ? HoldEnd.EXPIRED : HoldEnd.LOST;
+        String why = expired ? "its lease of " + hold.leaseMillis() + " ms ran out"
+                : "it was no longer in Redis: the key was deleted or taken over, or the server lost it";
+        if (hold != null) {
+            end(hold, how, why);
+        }
+        return new HoldLostException(key.kind() + " lock " + key.name() + ": the hold of " + key.field()
+                + " that this re-entry would add to had ended (" + how + ": " + why + ")", how);
     }
 
     /**

@@ -10,10 +10,16 @@
 --          re-sent after its reply was lost finds the count already reached and adds nothing.
 --
 -- Returns  nil when the owner holds the lock after the call (taken, re-entered, or taken by an
---          earlier send of this same request); otherwise the lock's remaining time to live in
---          milliseconds (PTTL; -1 when the holder set no expiry).
+--          earlier send of this same request); the status LOST when a re-entry (ARGV[3] above 1)
+--          finds no hold of the owner: the hold its caller counts on ended unnoticed, and a fresh
+--          grant of one hold would let the caller's inner unlock free the lock under its outer code;
+--          otherwise the lock's remaining time to live in milliseconds (PTTL; -1 when the holder set
+--          no expiry).
 
 local held = redis.call('hget', KEYS[1], ARGV[2])
+if not held and tonumber(ARGV[3]) > 1 then
+    return redis.status_reply('LOST')
+end
 if held then
     if tonumber(held) < tonumber(ARGV[3]) then
         redis.call('hincrby', KEYS[1], ARGV[2], 1)

@@ -14,10 +14,14 @@
 --          issues no token, and answers the counter's value, the token its first send issued (a
 --          new token if the counter is gone).
 --
--- Returns  the token as a bulk string when the owner holds the lock after the call; otherwise the
---          lock's remaining time to live in milliseconds as an integer (PTTL; -1: no expiry).
+-- Returns  the token as a bulk string when the owner holds the lock after the call; the status LOST
+--          when a re-entry (ARGV[3] above 1) finds no hold of the owner (see acquire.lua); otherwise
+--          the lock's remaining time to live in milliseconds as an integer (PTTL; -1: no expiry).
 
 local held = redis.call('hget', KEYS[1], ARGV[2])
+if not held and tonumber(ARGV[3]) > 1 then
+    return redis.status_reply('LOST')
+end
 if held and tonumber(held) >= tonumber(ARGV[3]) then
     redis.call('pexpire', KEYS[1], ARGV[1])
     local issued = redis.call('get', KEYS[2])

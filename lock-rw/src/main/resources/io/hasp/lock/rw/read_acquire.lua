@@ -17,9 +17,15 @@
 --          re-sent after its reply was lost finds the count reached, refreshes that hold's
 --          timeout key and adds nothing.
 --
--- Returns  nil when the owner holds the read lock after the call; otherwise the lock's remaining
---          time to live in milliseconds (PTTL; -1 when the holder set no expiry).
+-- Returns  nil when the owner holds the read lock after the call; the status LOST when a re-entry
+--          (ARGV[4] above 1) finds no read hold of the owner: the hold its caller counts on ended
+--          unnoticed, and a fresh grant would let the caller's inner unlock free it under its outer
+--          code; otherwise the lock's remaining time to live in milliseconds (PTTL; -1 when the
+--          holder set no expiry).
 
+if tonumber(ARGV[4]) > 1 and redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
+    return redis.status_reply('LOST')
+end
 local lease = tonumber(ARGV[1])
 local mode = redis.call('hget', KEYS[1], 'mode')
 if mode == 'write' and redis.call('hexists', KEYS[1], ARGV[3]) == 0 then

@@ -9,11 +9,15 @@
 -- ARGV[4]  the write hold count this request brings the owner to (its count + 1); a re-sent
 --          request that finds the count reached adds nothing
 --
--- Returns  nil when the owner holds the write lock after the call; -3 when the lock is in read
+-- Returns  nil when the owner holds the write lock after the call; the status LOST when a re-entry
+--          (ARGV[4] above 1) finds no write hold of the owner (see read_acquire.lua); -3 when the lock is in read
 --          mode and the owner itself has a live read hold (an upgrade: it would wait for itself
 --          forever, so it is refused); otherwise the lock's remaining time to live in
 --          milliseconds (PTTL; -1 when the holder set no expiry).
 
+if tonumber(ARGV[4]) > 1 and redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
+    return redis.status_reply('LOST')
+end
 local lease = tonumber(ARGV[1])
 local mode = redis.call('hget', KEYS[1], 'mode')
 if not mode then

@@ -159,12 +159,8 @@ final class RegistryLock implements DistributedLock {
      */
     private boolean acquire(Duration wait, Duration ttl, boolean interruptible) throws InterruptedException {
         LockOwner owner = owner();
-        CompletableFuture<?> acquiring;
-        if (wait == null) {
-            acquiring = ttl == null ? lock.lockAsync(owner) : lock.lockAsync(ttl, owner);
-        } else {
-            acquiring = ttl == null ? lock.tryLockAsync(wait, owner) : lock.tryLockAsync(wait, ttl, owner);
-        }
+        CompletableFuture<?> acquiring = start(wait, ttl, owner);
+        boolean retried = false;
         boolean interrupted = false;
         try {
             while (true) {
@@ -188,6 +184,13 @@ final class RegistryLock implements DistributedLock {
                     }
                     throw e;
                 } catch (ExecutionException e) {
+                    if (e.getCause() instanceof HoldLostException && !retried) {
+                        // The thread's earlier hold had ended unnoticed, and hasp refused to add a level to it (and
+                        // ended it now): take the lock afresh, as after an ended hold hasp saw; the outer unlock says so.
+                        retried = true;
+                        acquiring = start(wait, ttl, owner);
+                        continue;
+                    }
                     throw new CannotAcquireLockException("Failed to lock " + lock.getName() + " for " + owner,
                             e.getCause());
                 } catch (CancellationException e) {
@@ -200,6 +203,13 @@ final class RegistryLock implements DistributedLock {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    private CompletableFuture<?> start(Duration wait, Duration ttl, LockOwner owner) {
+        if (wait == null) {
+            return ttl == null ? lock.lockAsync(owner) : lock.lockAsync(ttl, owner);
+        }
+        return ttl == null ? lock.tryLockAsync(wait, owner) : lock.tryLockAsync(wait, ttl, owner);
     }
 
     /**
