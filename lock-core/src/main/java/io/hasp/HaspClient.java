@@ -211,6 +211,24 @@ public final class HaspClient implements AutoCloseable {
     }
 
     /**
+     * The fair lock named {@code name}: the reentrant lock (same hash, owner field, lease and watchdog), granted
+     * first come first served. Waiters stand in one line in Redis, Redisson's {@code getFairLock(name)} queue, so
+     * hasp and Redisson waiters keep one order; only the head of the line is woken, on a channel of its own. A
+     * waiter that gives up (its wait time passes, it is interrupted, its future cancelled) leaves the line at
+     * once. A waiter that stopped without a word (its process killed, its link cut) keeps its place for at most
+     * this client's {@link HaspConfig#watchdogLease() watchdog lease}, as a holder keeps the lock: hasp waiters
+     * renew their place at least every third of it, measured on the server's clock. A fair lock is never
+     * handed from one thread of this client to another past the line.
+     *
+     * @param name the lock's Redis key
+     * @return the lock
+     * @throws IllegalArgumentException when {@code name} is null or empty
+     */
+    public HaspLock getFairLock(String name) {
+        return Locks.fair(locks, name);
+    }
+
+    /**
      * The reentrant lock named {@code name} ({@link #getLock(String)}), its grants, re-entries, extensions
      * and unlocks confirmed by replicas as {@code acks} asks, whatever this client's
      * {@link HaspConfig#replicaAcks()}: {@link ReplicaAcks#NONE} for a lock that needs none on a client that

@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  * acquisition joins it before its first try and parks right after a failed one. A parked acquisition may also be
  * handed the lock by an unlock of this client ({@link HandOver}, {@link #handOverEnded}), which needs no acquire
  * script; right after this client freed the lock for everyone, a new acquisition first parks for a short window so
- * that other clients' waiters get their turn ({@link WaitChannel}). Connection errors, timeouts and grants too few
+ * that other clients' waiters get their turn ({@link WaitChannel}). A kind that {@linkplain LockKind#queuesWaiters
+ * queues its waiters} gives each its own channel, and a waiter that ends without the lock gives its place in line
+ * back with the kind's rollback, as an acquire with an unknown outcome is undone. Connection errors, timeouts and grants too few
  * replicas confirmed are {@code BACKING_OFF} and retried within the deadline, re-sending the same target hold count
  * so that a retried acquire whose first reply was lost does not count the hold twice. A failure that the kind reports
  * as its answer (an exception that is not a Redis one) ends the attempt at once.
@@ -71,7 +73,7 @@ final class Acquisition extends Successor implements Stranded {
     private WaitChannel channel;        // guarded by this; joined (or being joined), until finished
     private Wake wake;                  // guarded by this; the last park's
     private Timeout deadlineTimer;      // guarded by this
-    private int unknownTarget;          // guarded by this; 0: no acquire with unknown outcome
+    private int unknownTarget;          // guarded by this; 0: nothing to undo (no unknown outcome, no place in line)
     private int failedSends;            // guarded by this; since the last answer, for the retry backoff
     private volatile ReplicaAcksException unconfirmed;  // written under this: the last send's, until an answer
 
@@ -82,7 +84,7 @@ final class Acquisition extends Successor implements Stranded {
     Acquisition(LockContext context, LockKind kind, String name, LockOwner owner, long leaseMillis, long waitNanos) {
         super(kind, name, owner, leaseMillis < 0 ? context.watchdogLeaseMillis : leaseMillis);
         this.context = context;
-        this.channelName = kind.channel(name);
+        this.channelName = kind.waitChannel(name, owner);
         this.holdKey = HoldKey.of(kind, name, owner);
         this.watchdog = leaseMillis < 0;
         this.bounded = waitNanos >= 0;
@@ -170,11 +172,12 @@ final class Acquisition extends Successor implements Stranded {
             outcome = Unconfirmed.busy(error);
             error = null;
         }
+        // An answer tells whatever an earlier send whose reply was lost did; a place in line it gave stays to give back.
+        boolean placed = error == null && !outcome.acquired() && kind.queuesWaiters();
         synchronized (this) {
             step = Step.DECIDING;
             if (error == null) {
-                // An answer: whatever an earlier send whose reply was lost did is known now.
-                unknownTarget = 0;
+                unknownTarget = placed ? target : 0;
                 failedSends = 0;
                 if (unconfirmed != null) {
                     unconfirmed = null;
@@ -185,7 +188,7 @@ final class Acquisition extends Successor implements Stranded {
             onError(target, Futures.unwrap(error));
             return;
         }
-        context.unsettled.settle(holdKey);
+        context.unsettled.answered(holdKey, placed);
         if (outcome.acquired()) {
             onAcquired(target, sentNanos, outcome.token());
         } else if (outcome.lost()) {   // a re-entry of a hold that ended unnoticed: it ends here, the re-entry fails
@@ -228,7 +231,7 @@ final class Acquisition extends Successor implements Stranded {
             context.unsettled.mark(holdKey);
         }
         synchronized (this) {
-            unknownTarget = target;
+            unknownTarget = target > 0 ? target : unknownTarget;
             unconfirmed = cause instanceof ReplicaAcksException shortfall ? shortfall : null;
             failures = failedSends++;
             if (!result.isDone()) {
@@ -253,17 +256,17 @@ final class Acquisition extends Successor implements Stranded {
     private void onHeld(long ttl) {
         if (bounded && remainingNanos() <= 0) {
             result.complete(false);
-            return;
         }
         WaitChannel ch;
         synchronized (this) {
-            if (result.isDone()) {
-                return;
-            }
             ch = channel;
-            if (ch == null) {
+            if (ch == null && !result.isDone()) {
                 step = Step.JOINING;
             }
+        }
+        if (result.isDone()) {   // it ended as the answer came: give back the place in line the answer gave
+            rollbackIfUnknown();
+            return;
         }
         // From here the caller's thread waits for another holder, not for round trips of its own.
         CallerWaits.waitsForHolder(caller, callerNumber);
@@ -325,12 +328,7 @@ final class Acquisition extends Successor implements Stranded {
             attempt();
             return;
         }
-        w.timeout(context.schedule(() -> {
-            if (w.claim()) {
-                ch.unpark(w);
-                w.run();
-            }
-        }, waitMillis, TimeUnit.MILLISECONDS));
+        w.timeoutAfter(context, ch, waitMillis);
     }
 
     /**

@@ -47,6 +47,16 @@ final class ConfirmedKind implements LockKind {
     }
 
     @Override
+    public String waitChannel(String name, LockOwner owner) {
+        return base.waitChannel(name, owner);
+    }
+
+    @Override
+    public boolean queuesWaiters() {
+        return base.queuesWaiters();
+    }
+
+    @Override
     public String holdField(LockOwner owner) {
         return base.holdField(owner);
     }

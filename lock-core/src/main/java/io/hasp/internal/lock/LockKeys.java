@@ -61,6 +61,21 @@ final class LockKeys {
         return tagged("redisson_lock_token", name);
     }
 
+    /** The fair lock's queue of waiting owners: {@code redisson_lock_queue:{<name>}}. */
+    static String fairQueue(String name) {
+        return tagged("redisson_lock_queue", name);
+    }
+
+    /** The fair lock's waiters' Redisson deadlines: {@code redisson_lock_timeout:{<name>}}. */
+    static String fairDeadlines(String name) {
+        return tagged("redisson_lock_timeout", name);
+    }
+
+    /** The fair lock's place leases of hasp waiters: {@code hasp_lock_places:{<name>}}. */
+    static String fairPlaces(String name) {
+        return tagged("hasp_lock_places", name);
+    }
+
     /** The latch key that records the outcome of unlock request {@code requestId}. */
     static String unlockLatch(String name, String requestId) {
         return unlockLatchPrefix(name) + requestId;

@@ -36,6 +36,23 @@ public interface LockKind {
     String channel(String name);
 
     /**
+     * The channel on which {@code owner} waits for lock {@code name}. Default: {@link #channel}, shared by every
+     * waiter of the lock; a kind that wakes waiters one by one in its own order gives each its own.
+     */
+    default String waitChannel(String name, LockOwner owner) {
+        return channel(name);
+    }
+
+    /**
+     * Whether an acquire answered "busy" gives the owner a place in a line that it must give back when it stops
+     * waiting: the service then sends {@link #rollback} (with the target of its last acquire) when the
+     * acquisition ends without the lock, as it does for an acquire with an unknown outcome. Default: no.
+     */
+    default boolean queuesWaiters() {
+        return false;
+    }
+
+    /**
      * The identity of {@code owner}'s hold in this kind, unique among the kinds of one lock name
      * (the reentrant lock: {@link LockOwner#field()}); used in diagnostics and logs.
      */

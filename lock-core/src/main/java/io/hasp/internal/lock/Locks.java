@@ -34,6 +34,16 @@ public final class Locks {
     }
 
     /**
+     * The fair lock named {@code name}: the reentrant lock's layout, granted in the order of Redisson's
+     * {@code RFairLock} queue; a waiter's place lasts the client's watchdog lease without renewal.
+     *
+     * @throws IllegalArgumentException when {@code name} is null or empty
+     */
+    public static HaspLock fair(LockService service, String name) {
+        return new KindLock(service, new FairKind(service.watchdogLeaseMillis()), LockArguments.name("name", name));
+    }
+
+    /**
      * The reentrant lock named {@code name}, its writes confirmed by replicas as {@code acks} asks.
      *
      * @throws IllegalArgumentException when {@code name} is null or empty, or {@code acks} null

@@ -34,10 +34,19 @@ final class UnsettledAcquires {
     }
 
     /**
-     * Begins {@code acquisition} once {@code key} is settled, if it is not now.
-     *
-     * @return false when {@code key} is settled now (the caller begins at once; nothing was kept)
+     * An acquire of {@code key} was answered: settled, unless the answer gave the owner a place in line
+     * ({@code placed}, {@link LockKind#queuesWaiters}) that is still to give back; then it stays unsettled until
+     * the rollback that gives the place back is answered, so that the owner's next acquisition cannot have its new
+     * place taken away by that rollback.
      */
+    void answered(HoldKey key, boolean placed) {
+        if (placed) {
+            mark(key);
+        } else {
+            settle(key);
+        }
+    }
+
     /** Whether some hold is unsettled now (a snapshot; the common answer is no). */
     boolean any() {
         return !unsettled.isEmpty();
@@ -53,6 +62,11 @@ final class UnsettledAcquires {
         return true;
     }
 
+    /**
+     * Begins {@code acquisition} once {@code key} is settled, if it is not now.
+     *
+     * @return false when {@code key} is settled now (the caller begins at once; nothing was kept)
+     */
     boolean deferred(HoldKey key, Acquisition acquisition) {
         if (unsettled.isEmpty()) {
             return false;

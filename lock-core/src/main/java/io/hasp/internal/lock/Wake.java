@@ -1,6 +1,7 @@
 package io.hasp.internal.lock;
 
 import io.netty.util.Timeout;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -46,6 +47,16 @@ final class Wake {
     /** Whether someone already claimed it. */
     boolean claimed() {
         return claimed.get();
+    }
+
+    /** Arms its timeout on {@code context}'s timer: if that claims it first, it leaves {@code channel} and runs. */
+    void timeoutAfter(LockContext context, WaitChannel channel, long millis) {
+        timeout(context.schedule(() -> {
+            if (claim()) {
+                channel.unpark(this);
+                run();
+            }
+        }, millis, TimeUnit.MILLISECONDS));
     }
 
     void timeout(Timeout timeout) {

@@ -1,0 +1,242 @@
+package io.hasp.it.lock;
+
+import static io.hasp.it.lock.Clients.await;
+import static io.hasp.it.lock.Clients.seconds;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hasp.HaspClient;
+import io.hasp.lock.HaspLock;
+import io.hasp.lock.HoldEnd;
+import io.hasp.lock.LockOwner;
+import io.hasp.testing.RedisProbe;
+import io.hasp.testing.RedisServer;
+import io.hasp.testing.RedisServerExtension;
+import io.hasp.testing.TcpProxy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * hasp's fair lock end to end on one server: waiters of several clients get the lock in the order they came, a
+ * thread of the holder's own client does not pass the line, a waiter that gives up (deadline, cancel, interrupt)
+ * leaves the line at once and the next one is woken, a waiter that stopped without a word loses its place within
+ * its client's watchdog lease, and the lock is the reentrant lock in every other respect.
+ */
+@ExtendWith(RedisServerExtension.class)
+class FairLockIT {
+
+    private static final Duration SLACK = Duration.ofSeconds(30);
+
+    private static RedisServer server;
+    private static HaspClient a;
+    private static HaspClient b;
+    private static HaspClient c;
+    private static RedisProbe probe;
+
+    private String name;
+
+    @BeforeAll
+    static void start(RedisServer redis) {
+        server = redis;
+        a = Clients.hasp(redis.uri(), seconds(30));
+        b = Clients.hasp(redis.uri(), seconds(30));
+        c = Clients.hasp(redis.uri(), seconds(60));
+        probe = RedisProbe.connect(redis.port());
+    }
+
+    @AfterAll
+    static void stop() {
+        a.close();
+        b.close();
+        c.close();
+        probe.close();
+    }
+
+    @BeforeEach
+    void name(TestInfo test) {
+        name = "fair:" + test.getTestMethod().orElseThrow().getName();
+    }
+
+    private List<?> line() {
+        return (List<?>) probe.call("LRANGE", "redisson_lock_queue:{" + name + "}", "0", "-1");
+    }
+
+    private void awaitLine(int length) throws InterruptedException {
+        await("a line of " + length, SLACK, () -> line().size() == length);
+    }
+
+    private long queueKeys() {
+        return (Long) probe.call("EXISTS", "redisson_lock_queue:{" + name + "}", "redisson_lock_timeout:{" + name + "}",
+                "hasp_lock_places:{" + name + "}");
+    }
+
+    @Test
+    void waitersOfSeveralClientsGetTheLockInTheOrderTheyCame() throws Exception {
+        HaspLock held = a.getFairLock(name);
+        LockOwner holder = held.owner(1_000);
+        held.lockAsync(holder).get(10, TimeUnit.SECONDS);
+
+        // The first waiter is of another client, the second of the holder's own: no hand-over passes the line.
+        HaspClient[] clients = {b, a, c};
+        List<Integer> order = Collections.synchronizedList(new ArrayList<>());
+        List<CompletableFuture<Void>> done = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            int number = i;
+            HaspLock lock = clients[i % 3].getFairLock(name);
+            LockOwner owner = lock.owner(i + 1);
+            done.add(lock.lockAsync(owner).thenCompose(granted -> {
+                order.add(number);
+                return lock.unlockAsync(owner);
+            }));
+            awaitLine(i + 1);
+        }
+        held.unlockAsync(holder).get(10, TimeUnit.SECONDS);
+        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        assertEquals(IntStream.range(0, 9).boxed().toList(), order);
+        await("the line's keys gone", SLACK, () -> queueKeys() == 0);
+        assertEquals(0L, probe.call("EXISTS", name));
+    }
+
+    @Test
+    void aWaiterThatGivesUpLeavesTheLineAtOnce() throws Exception {
+        HaspLock held = a.getFairLock(name);
+        LockOwner holder = held.owner(1_000);
+        held.lockAsync(holder).get(10, TimeUnit.SECONDS);
+        HaspLock lock = b.getFairLock(name);
+
+        assertFalse(lock.tryLock(Duration.ofMillis(300), Duration.ofSeconds(30)), "its wait time passed");
+        await("the timed-out waiter left", SLACK, () -> line().isEmpty());
+
+        CompletableFuture<Void> cancelled = lock.lockAsync(lock.owner(2));
+        awaitLine(1);
+        cancelled.cancel(false);
+        await("the cancelled waiter left", SLACK, () -> line().isEmpty());
+
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                lock.lockInterruptibly();
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        waiter.start();
+        awaitLine(1);
+        waiter.interrupt();
+        waiter.join(SLACK.toMillis());
+        assertTrue(thrown.get() instanceof InterruptedException, String.valueOf(thrown.get()));
+        await("the interrupted waiter left", SLACK, () -> line().isEmpty());
+        await("and its keys with it", SLACK, () -> queueKeys() == 0);
+
+        held.unlockAsync(holder).get(10, TimeUnit.SECONDS);
+        assertFalse(lock.isLocked(), "none of them took the lock on the way out");
+    }
+
+    @Test
+    void theNextWaiterIsWokenWhenTheOneAheadGivesUp() throws Exception {
+        HaspLock held = a.getFairLock(name);
+        LockOwner holder = held.owner(1_000);
+        held.lockAsync(holder).get(10, TimeUnit.SECONDS);
+        HaspLock ahead = b.getFairLock(name);
+        CompletableFuture<Void> first = ahead.lockAsync(ahead.owner(1));
+        awaitLine(1);
+        // Client c parks for a third of its 60 s watchdog lease between looks: only a wake-up brings it in sooner.
+        HaspLock behind = c.getFairLock(name);
+        LockOwner second = behind.owner(2);
+        CompletableFuture<Void> next = behind.lockAsync(second);
+        awaitLine(2);
+        held.unlockAsync(holder).get(10, TimeUnit.SECONDS);
+        first.cancel(false);
+
+        next.get(15, TimeUnit.SECONDS);
+        assertTrue(behind.isHeldBy(second));
+        assertThrows(CancellationException.class, first::join);
+        assertFalse(ahead.isHeldBy(ahead.owner(1)));
+        behind.unlockAsync(second).get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aWaiterThatStoppedLosesItsPlaceWithinItsWatchdogLease() throws Exception {
+        HaspLock held = a.getFairLock(name);
+        LockOwner holder = held.owner(1_000);
+        held.lockAsync(holder).get(10, TimeUnit.SECONDS);
+        try (TcpProxy link = TcpProxy.start(server.port());
+                HaspClient cutOff = Clients.hasp(link.uri(), Duration.ofMillis(1_500));
+                HaspClient live = Clients.hasp(server.uri(), Duration.ofMillis(1_500))) {
+            HaspLock stopped = cutOff.getFairLock(name);
+            CompletableFuture<Void> neverServed = stopped.lockAsync(stopped.owner(1));
+            awaitLine(1);
+            HaspLock waiting = live.getFairLock(name);
+            LockOwner next = waiting.owner(2);
+            CompletableFuture<Void> served = waiting.lockAsync(next);
+            awaitLine(2);
+            link.blackhole(true);   // the first waiter can no longer renew its place, nor take the lock
+
+            held.unlockAsync(holder).get(10, TimeUnit.SECONDS);
+            served.get(20, TimeUnit.SECONDS);
+            assertTrue(waiting.isHeldBy(next));
+            assertEquals(List.of(), line());
+            assertFalse(neverServed.isDone());
+            waiting.unlockAsync(next).get(10, TimeUnit.SECONDS);
+            link.blackhole(false);
+            neverServed.cancel(false);
+        }
+    }
+
+    @Test
+    void itIsTheReentrantLockInEveryOtherRespect() throws Exception {
+        HaspLock lock = a.getFairLock(name);
+        lock.lock();
+        lock.lock();
+        assertEquals("2", probe.call("HGET", name, lock.currentOwner().field()), "Redisson's hash, re-entered");
+        assertTrue(lock.isHeldByCurrentThread());
+        assertEquals(2, lock.getHoldCount());
+        CompletableFuture<HoldEnd> end = lock.holdEnd();
+        lock.unlock();
+        lock.unlock();
+        assertEquals(HoldEnd.RELEASED, end.get(10, TimeUnit.SECONDS));
+        assertFalse(lock.isLocked());
+
+        assertTrue(lock.tryLock(Duration.ZERO, Duration.ofMillis(200)));
+        await("the lease ran out", SLACK, () -> !lock.isLocked());
+        HaspLock other = b.getFairLock(name);
+        assertTrue(other.tryLock(Duration.ZERO, Duration.ofSeconds(30)));
+        assertTrue(other.forceUnlock());
+        assertFalse(other.isLocked());
+        assertThrows(IllegalMonitorStateException.class, lock::unlock);
+    }
+
+    @Test
+    void aTryWithoutWaitDoesNotPassTheLine() throws Exception {
+        HaspLock held = a.getFairLock(name);
+        LockOwner holder = held.owner(1_000);
+        held.lockAsync(holder).get(10, TimeUnit.SECONDS);
+        HaspLock lock = b.getFairLock(name);
+        LockOwner waiting = lock.owner(1);
+        CompletableFuture<Void> first = lock.lockAsync(waiting);
+        awaitLine(1);
+        held.unlockAsync(holder).get(10, TimeUnit.SECONDS);
+        first.get(10, TimeUnit.SECONDS);
+        HaspLock latecomer = c.getFairLock(name);
+        assertFalse(latecomer.tryLock(), "held by the first in line");
+        await("the latecomer took no place", SLACK, () -> line().isEmpty());
+        lock.unlockAsync(waiting).get(10, TimeUnit.SECONDS);
+        assertTrue(latecomer.tryLock());
+        latecomer.unlock();
+    }
+}
