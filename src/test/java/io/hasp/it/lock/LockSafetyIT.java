@@ -17,20 +17,22 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Several JVMs and threads increment a plain counter with GET then SET under the lock: zero lost
- * updates is the only passing result, also while a proxy keeps cutting connections.
+ * updates is the only passing result, also while a proxy keeps cutting connections (for the fair lock too).
  */
 @ExtendWith(RedisServerExtension.class)
 class LockSafetyIT {
 
-    private static List<ChildJvm> fleet(String uri, String lock, String counter, int processes, int threads,
-            int total) {
+    private static List<ChildJvm> fleet(String uri, String kind, String lock, String counter, int processes,
+            int threads, int total) {
         List<ChildJvm> jvms = new ArrayList<>();
         for (int p = 0; p < processes; p++) {
             int share = total / processes + (p < total % processes ? 1 : 0);
-            jvms.add(ChildJvm.start(ChildJvm.currentJava(), LockWorker.class, "mode=count", "uri=" + uri,
+            jvms.add(ChildJvm.start(ChildJvm.currentJava(), LockWorker.class, "mode=count", "kind=" + kind, "uri=" + uri,
                     "lock=" + lock, "counter=" + counter, "threads=" + threads, "increments=" + share));
         }
         return jvms;
@@ -52,7 +54,7 @@ class LockSafetyIT {
     @Test
     void threeJvmsTimesEightThreadsLoseNoIncrement(RedisServer server) throws Exception {
         int total = 20_000;
-        List<ChildJvm> jvms = fleet(server.uri(), "safety:lock", "safety:counter", 3, 8, total);
+        List<ChildJvm> jvms = fleet(server.uri(), "reentrant", "safety:lock", "safety:counter", 3, 8, total);
         try (RedisProbe probe = RedisProbe.connect(server.port())) {
             awaitFleet(jvms, total, Duration.ofMinutes(8));
             assertEquals(Integer.toString(total), probe.call("GET", "safety:counter"));
@@ -68,12 +70,15 @@ class LockSafetyIT {
         }
     }
 
-    @Test
-    void twoJvmsTimesFourThreadsLoseNoIncrementWhileConnectionsAreCut(RedisServer server) throws Exception {
+    /** The reentrant lock, and the fair lock (whose waiters keep their places in line through the cuts). */
+    @ParameterizedTest
+    @ValueSource(strings = {"reentrant", "fair"})
+    void twoJvmsTimesFourThreadsLoseNoIncrementWhileConnectionsAreCut(String kind, RedisServer server) throws Exception {
         int total = 2_000;
         ScheduledExecutorService chaos = Executors.newSingleThreadScheduledExecutor();
         try (TcpProxy proxy = TcpProxy.start(server.port()); RedisProbe probe = RedisProbe.connect(server.port())) {
-            List<ChildJvm> jvms = fleet(proxy.uri(), "chaos:lock", "chaos:counter", 2, 4, total);
+            List<ChildJvm> jvms = fleet(proxy.uri(), kind, "chaos:" + kind + ":lock", "chaos:" + kind + ":counter", 2, 4,
+                    total);
             Random random = new Random(7);
             int[] cuts = {0};
             chaos.scheduleWithFixedDelay(() -> {
@@ -103,7 +108,7 @@ class LockSafetyIT {
                     jvm.close();
                 }
             }
-            assertEquals(Integer.toString(total), probe.call("GET", "chaos:counter"));
+            assertEquals(Integer.toString(total), probe.call("GET", "chaos:" + kind + ":counter"));
             assertTrue(cuts[0] >= 10 && proxy.acceptedCount() >= 10,
                     "the chaos did cut: " + cuts[0] + " cuts, " + proxy.acceptedCount() + " connections accepted");
         } finally {

@@ -19,8 +19,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The main class of the child JVMs that the lock's safety and fault tests start. Arguments are
- * {@code key=value} pairs: {@code mode} (count | hold | virtual), {@code uri}, {@code lock},
- * {@code counter}, {@code threads}, {@code increments} (for this process), {@code watchdog} (ms).
+ * {@code key=value} pairs: {@code mode} (count | hold | virtual | once), {@code uri}, {@code lock},
+ * {@code counter}, {@code threads}, {@code increments} (for this process), {@code watchdog} (ms),
+ * {@code kind} (reentrant, the default, or fair: {@code getFairLock}).
  *
  * <ul>
  *   <li>{@code count}: threads increment the counter with GET then SET under {@code tryLock(60 s)},
@@ -28,6 +29,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       early-false counts tryLock calls that returned false before their 60 s had passed.</li>
  *   <li>{@code hold}: takes the lock with the watchdog, prints {@code LOCKED}, then waits to be killed.</li>
  *   <li>{@code virtual}: the count mode on virtual threads with blocking {@code lock()}.</li>
+ *   <li>{@code once}: takes the lock with blocking {@code lock()}, appends {@code id} to the list
+ *       {@code served} while holding it, unlocks and prints {@code SERVED <id>}.</li>
  * </ul>
  */
 public final class LockWorker {
@@ -47,7 +50,8 @@ public final class LockWorker {
                 .watchdogLease(Duration.ofMillis(Long.parseLong(args.getOrDefault("watchdog", "30000"))))
                 .build();
         try (HaspClient client = connect(config)) {
-            HaspLock lock = client.getLock(args.get("lock"));
+            HaspLock lock = "fair".equals(args.get("kind")) ? client.getFairLock(args.get("lock"))
+                    : client.getLock(args.get("lock"));
             switch (args.get("mode")) {
                 case "hold" -> {
                     lock.lock();
@@ -57,6 +61,17 @@ public final class LockWorker {
                 }
                 case "count" -> count(client, lock, args, false);
                 case "virtual" -> count(client, lock, args, true);
+                case "once" -> {
+                    lock.lock();
+                    try {
+                        client.commands().execute(io.hasp.Replies.LONG, "RPUSH", args.get("served"), args.get("id"))
+                                .get(10, TimeUnit.SECONDS);
+                    } finally {
+                        lock.unlock();
+                    }
+                    System.out.println("SERVED " + args.get("id"));
+                    System.out.flush();
+                }
                 default -> throw new IllegalArgumentException("mode: " + args.get("mode"));
             }
         }

@@ -104,6 +104,7 @@ public final class LockTemplate {
             case REENTRANT -> client.getLock(name);
             case READ -> HaspReadWriteLocks.get(client, name).readLock();
             case WRITE -> HaspReadWriteLocks.get(client, name).writeLock();
+            case FAIR -> client.getFairLock(name);
         };
     }
 

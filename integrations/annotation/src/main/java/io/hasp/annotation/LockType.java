@@ -10,5 +10,13 @@ public enum LockType {
     READ,
 
     /** The write lock of a read/write lock: excludes readers and other writers. */
-    WRITE
+    WRITE,
+
+    /**
+     * The fair lock ({@code HaspClient.getFairLock}): one holder at a time, granted first come first served
+     * (Redisson's {@code getFairLock} line). A caller keeps its place only while an attempt waits: give it a
+     * {@link Locked#waitTime()}, since an attempt with none leaves the line at once and a pause between
+     * attempts lets later callers in first.
+     */
+    FAIR
 }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
 import io.hasp.lock.HaspLock;
+import io.hasp.lock.LockOwner;
 import io.hasp.lock.rw.HaspReadWriteLocks;
 import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisProbe;
@@ -103,12 +104,16 @@ class LockedProxiesIT {
         @Locked(value = "report", type = LockType.WRITE)
         void write();
 
+        @Locked(value = "line", type = LockType.FAIR, waitTime = 20_000)
+        void inLine();
+
         String plain();
     }
 
     /** Records what it saw of its lock while running. */
     final class RealInventory implements Inventory {
         final AtomicInteger calls = new AtomicInteger();
+        final List<String> served = new CopyOnWriteArrayList<>();
         volatile IOException toThrow;
 
         @Override
@@ -157,6 +162,12 @@ class LockedProxiesIT {
         @Override
         public void write() {
             calls.incrementAndGet();
+        }
+
+        @Override
+        public void inLine() {
+            assertTrue(elsewhere.getFairLock("line").isLocked(), "the fair lock is held while the method runs");
+            served.add("proxied call");
         }
 
         @Override
@@ -280,6 +291,34 @@ class LockedProxiesIT {
         inventory.write();
         assertEquals(1, real.calls.get());
         assertFalse(HaspReadWriteLocks.get(client, "report").isLocked());
+    }
+
+    @Test
+    void aFairLockServesTheCallInItsTurn() throws Exception {
+        RealInventory real = new RealInventory();
+        Inventory inventory = LockedProxies.create(Inventory.class, real, template());
+        HaspLock held = elsewhere.getFairLock("line");
+        LockOwner holder = held.owner(1);
+        held.lockAsync(holder).get(20, TimeUnit.SECONDS);
+        LockOwner ahead = held.owner(2);
+        CompletableFuture<Void> first = held.lockAsync(ahead).thenCompose(granted -> {
+            real.served.add("waiter ahead");
+            return held.unlockAsync(ahead);
+        });
+        awaitLine(1);
+        CompletableFuture<Void> call = CompletableFuture.runAsync(inventory::inLine, threads);
+        awaitLine(2);
+        held.unlockAsync(holder).get(20, TimeUnit.SECONDS);
+        first.get(20, TimeUnit.SECONDS);
+        call.get(20, TimeUnit.SECONDS);
+        assertEquals(List.of("waiter ahead", "proxied call"), real.served);
+        assertFalse(held.isLocked());
+    }
+
+    private static void awaitLine(int length) {
+        assertTrue(Conditions.await(Duration.ofSeconds(20),
+                () -> ((List<?>) probe.call("LRANGE", "redisson_lock_queue:{line}", "0", "-1")).size() == length),
+                "a line of " + length + " within 20 s");
     }
 
     private static void read(Inventory inventory, CountDownLatch inside, CountDownLatch leave) {

@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
+import io.hasp.Replies;
+import io.hasp.annotation.LockType;
 import io.hasp.annotation.Locked;
 import io.hasp.annotation.LockUnavailableException;
 import io.hasp.annotation.WhenUnavailable;
 import io.hasp.lock.HaspLock;
+import io.hasp.lock.LockOwner;
 import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
@@ -85,6 +88,11 @@ class LockedAspectIT {
             return 5;
         }
 
+        @Locked(value = "settlement", key = "#batch", type = LockType.FAIR, waitTime = 10_000)
+        public String settle(long batch) {
+            return "settled " + batch + ", fair lock held: " + elsewhere.getFairLock("settlement:" + batch).isLocked();
+        }
+
         @Locked(value = "account", key = "#account")
         public void credit(long account, int amount) {
             jdbc.update("UPDATE account SET balance = balance + ? WHERE id = ?", amount, account);
@@ -156,6 +164,22 @@ class LockedAspectIT {
     void aSpelKeyNamesTheLockHeldDuringTheCall() {
         assertEquals("paid 7, lock held: true", payments.pay(new Order(7, "ada")));
         assertFalse(elsewhere.getLock("shop:order:7").isLocked(), "given back after the call");
+    }
+
+    @Test
+    void aFairLockGuardsTheCallThroughTheAspectAndTheCallWaitsInLine() throws Exception {
+        assertEquals("settled 4, fair lock held: true", payments.settle(4));
+        assertFalse(elsewhere.getFairLock("settlement:4").isLocked(), "given back after the call");
+
+        HaspLock held = elsewhere.getFairLock("settlement:5");
+        LockOwner holder = held.owner(1);
+        held.lockAsync(holder).get(10, TimeUnit.SECONDS);
+        CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> payments.settle(5));
+        assertTrue(Conditions.await(Duration.ofSeconds(10), () -> elsewhere.commands()
+                .execute(Replies.LONG, "LLEN", "redisson_lock_queue:{settlement:5}").join() == 1),
+                "the call stands in the fair lock's line");
+        held.unlockAsync(holder).get(10, TimeUnit.SECONDS);
+        assertEquals("settled 5, fair lock held: true", call.get(10, TimeUnit.SECONDS));
     }
 
     @Test

@@ -77,6 +77,18 @@ final class MemoryKind implements LockKind {
         return entry == null ? 0 : entry.counts.getOrDefault(owner.field(), 0);
     }
 
+    /** Whether lock {@code name} has no holder now. */
+    synchronized boolean free(String name) {
+        Entry entry = live(name);
+        return entry == null || entry.counts.isEmpty();
+    }
+
+    /** The remaining lease of lock {@code name} in milliseconds, or -2 when it is free. */
+    synchronized long ttlMillis(String name) {
+        Entry entry = live(name);
+        return entry == null || entry.counts.isEmpty() ? -2 : Math.max(1, (entry.expiresAtNanos - clock.getAsLong()) / 1_000_000L);
+    }
+
     /** Ends lock {@code name} as if its key had expired or been deleted on the server. */
     synchronized void forget(String name) {
         locks.remove(name);

@@ -1,0 +1,207 @@
+package io.hasp.it.lock;
+
+import static io.hasp.it.lock.Clients.await;
+import static io.hasp.it.lock.Clients.seconds;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import io.hasp.HaspClient;
+import io.hasp.lock.HaspLock;
+import io.hasp.lock.LockOwner;
+import io.hasp.testing.RedisProbe;
+import io.hasp.testing.RedisServer;
+import io.hasp.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.Redisson;
+import org.redisson.api.RBucket;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
+
+/**
+ * hasp's fair lock across processes: waiters in two worker JVMs and Redisson waiters in this one are served in
+ * the order they came; a waiter whose JVM is killed with SIGKILL while in line (and whose service then restarts)
+ * holds nobody up past its watchdog lease; a mixed fleet of hasp JVMs and Redisson threads keeps a plain counter
+ * exact.
+ */
+@ExtendWith(RedisServerExtension.class)
+class FairLockFleetIT {
+
+    private static final Duration SLACK = Duration.ofSeconds(60);
+
+    private static RedisServer server;
+    private static HaspClient hasp;
+    private static RedissonClient redisson;
+    private static RedisProbe probe;
+
+    private String name;
+    private String served;
+
+    @BeforeAll
+    static void start(RedisServer redis) {
+        server = redis;
+        hasp = Clients.hasp(redis.uri(), seconds(30));
+        Config config = new Config();
+        config.useSingleServer().setAddress(redis.uri());
+        redisson = Redisson.create(config);
+        probe = RedisProbe.connect(redis.port());
+    }
+
+    @AfterAll
+    static void stop() {
+        hasp.close();
+        redisson.shutdown();
+        probe.close();
+    }
+
+    @BeforeEach
+    void name(TestInfo test) {
+        name = "fair-fleet:" + test.getTestMethod().orElseThrow().getName();
+        served = name + ":served";
+    }
+
+    private List<?> line() {
+        return (List<?>) probe.call("LRANGE", "redisson_lock_queue:{" + name + "}", "0", "-1");
+    }
+
+    private void awaitLine(int length) throws InterruptedException {
+        await("a line of " + length, SLACK, () -> line().size() == length);
+    }
+
+    private ChildJvm waiter(String id, long watchdogMillis) {
+        return ChildJvm.start(ChildJvm.currentJava(), LockWorker.class, "mode=once", "kind=fair", "uri=" + server.uri(),
+                "lock=" + name, "served=" + served, "id=" + id, "watchdog=" + watchdogMillis);
+    }
+
+    private static void awaitServed(ChildJvm jvm, String id) throws InterruptedException {
+        assertNotNull(jvm.awaitLine("SERVED " + id, SLACK), "worker " + id + " was not served; its output:\n"
+                + jvm.output());
+    }
+
+    @Test
+    void waitersOfTwoJvmsAndOfRedissonAreServedInTheOrderTheyCame() throws Exception {
+        HaspLock held = hasp.getFairLock(name);
+        LockOwner holder = held.owner(1_000);
+        held.lockAsync(holder).get(10, TimeUnit.SECONDS);
+        List<ChildJvm> jvms = new ArrayList<>();
+        List<CompletableFuture<?>> redissonWaiters = new ArrayList<>();
+        try {
+            jvms.add(waiter("jvm-1", 30_000));
+            awaitLine(1);
+            redissonWaiters.add(redissonServes("redisson-1", 11));
+            awaitLine(2);
+            jvms.add(waiter("jvm-2", 30_000));
+            awaitLine(3);
+            redissonWaiters.add(redissonServes("redisson-2", 12));
+            awaitLine(4);
+
+            held.unlockAsync(holder).get(10, TimeUnit.SECONDS);
+            awaitServed(jvms.get(0), "jvm-1");
+            awaitServed(jvms.get(1), "jvm-2");
+            CompletableFuture.allOf(redissonWaiters.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            assertEquals(List.of("jvm-1", "redisson-1", "jvm-2", "redisson-2"), probe.call("LRANGE", served, "0", "-1"));
+            assertEquals(List.of(), line());
+        } finally {
+            for (ChildJvm jvm : jvms) {
+                jvm.close();
+            }
+        }
+    }
+
+    /** A Redisson waiter for this JVM's thread id {@code thread} that appends {@code id} to the served list. */
+    private CompletableFuture<?> redissonServes(String id, long thread) {
+        RLock lock = redisson.getFairLock(name);
+        return lock.lockAsync(thread).toCompletableFuture()
+                .thenCompose(granted -> redisson.getList(served, StringCodec.INSTANCE).addAsync(id).toCompletableFuture())
+                .thenCompose(added -> lock.unlockAsync(thread).toCompletableFuture());
+    }
+
+    @Test
+    void aWaiterKilledInLineHoldsNobodyUpPastItsWatchdogLease() throws Exception {
+        HaspLock held = hasp.getFairLock(name);
+        LockOwner holder = held.owner(1_000);
+        held.lockAsync(holder).get(10, TimeUnit.SECONDS);
+        try (ChildJvm killed = waiter("killed", 2_000)) {
+            awaitLine(1);
+            Object dead = line().get(0);
+            killed.kill();   // SIGKILL while in line: nothing gives its place back
+
+            // The service restarts: a new JVM, a new client, at the back of the line.
+            try (ChildJvm restarted = waiter("restarted", 2_000)) {
+                await("the restarted waiter in line", SLACK, () -> line().stream().anyMatch(w -> !w.equals(dead)));
+                held.unlockAsync(holder).get(10, TimeUnit.SECONDS);
+                // The dead waiter's place lapses within 2 s of its last renewal; the restarted one looks again
+                // at least every 2/3 s.
+                awaitServed(restarted, "restarted");
+                assertEquals(List.of("restarted"), probe.call("LRANGE", served, "0", "-1"));
+                assertFalse(line().contains(dead));
+                assertEquals(null, probe.call("ZSCORE", "hasp_lock_places:{" + name + "}", (String) dead));
+            }
+        }
+    }
+
+    @Test
+    void aMixedFleetOfHaspJvmsAndRedissonThreadsKeepsTheCounterExact() throws Exception {
+        String counter = name + ":counter";
+        int perJvm = 300;
+        int perRedissonThread = 150;
+        List<ChildJvm> jvms = new ArrayList<>();
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            for (int p = 0; p < 2; p++) {
+                jvms.add(ChildJvm.start(ChildJvm.currentJava(), LockWorker.class, "mode=count", "kind=fair",
+                        "uri=" + server.uri(), "lock=" + name, "counter=" + counter, "threads=4",
+                        "increments=" + perJvm));
+            }
+            List<Future<?>> redissonThreads = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                redissonThreads.add(threads.submit(() -> {
+                    RLock lock = redisson.getFairLock(name);
+                    RBucket<String> value = redisson.getBucket(counter, StringCodec.INSTANCE);
+                    for (int i = 0; i < perRedissonThread; i++) {
+                        lock.lock();
+                        try {
+                            String before = value.get();
+                            value.set(Long.toString(before == null ? 1 : Long.parseLong(before) + 1));
+                        } finally {
+                            lock.unlock();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (ChildJvm jvm : jvms) {
+                String line = jvm.awaitLine("DONE ", Duration.ofMinutes(5));
+                assertNotNull(line, "a worker JVM did not finish; its output:\n" + jvm.output());
+                assertEquals("DONE " + perJvm + " 0", line, jvm.output());
+            }
+            for (Future<?> thread : redissonThreads) {
+                thread.get(5, TimeUnit.MINUTES);
+            }
+            assertEquals(Integer.toString(2 * perJvm + 2 * perRedissonThread), probe.call("GET", counter));
+            assertEquals(0L, probe.call("EXISTS", name));
+            await("the line's keys gone", SLACK, () -> (Long) probe.call("EXISTS", "redisson_lock_queue:{" + name + "}",
+                    "hasp_lock_places:{" + name + "}") == 0);
+        } finally {
+            threads.shutdownNow();
+            for (ChildJvm jvm : jvms) {
+                jvm.close();
+            }
+        }
+    }
+}
