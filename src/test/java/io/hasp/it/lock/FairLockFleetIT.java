@@ -5,6 +5,7 @@ import static io.hasp.it.lock.Clients.seconds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
 import io.hasp.lock.HaspLock;
@@ -12,6 +13,7 @@ import io.hasp.lock.LockOwner;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
+import io.hasp.testing.TcpProxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +38,7 @@ import org.redisson.config.Config;
 /**
  * hasp's fair lock across processes: waiters in two worker JVMs and Redisson waiters in this one are served in
  * the order they came; a waiter whose JVM is killed with SIGKILL while in line (and whose service then restarts)
- * holds nobody up past its watchdog lease; a mixed fleet of hasp JVMs and Redisson threads keeps a plain counter
+ * holds nobody up past its watchdog lease, nor does one cut off from Redis; a mixed fleet of hasp JVMs and Redisson threads keeps a plain counter
  * exact.
  */
 @ExtendWith(RedisServerExtension.class)
@@ -202,6 +204,34 @@ class FairLockFleetIT {
             for (ChildJvm jvm : jvms) {
                 jvm.close();
             }
+        }
+    }
+
+    @Test
+    void aWaiterThatStoppedLosesItsPlaceWithinItsWatchdogLease() throws Exception {
+        HaspLock held = hasp.getFairLock(name);
+        LockOwner holder = held.owner(1_000);
+        held.lockAsync(holder).get(10, TimeUnit.SECONDS);
+        try (TcpProxy link = TcpProxy.start(server.port());
+                HaspClient cutOff = Clients.hasp(link.uri(), Duration.ofMillis(1_500));
+                HaspClient live = Clients.hasp(server.uri(), Duration.ofMillis(1_500))) {
+            HaspLock stopped = cutOff.getFairLock(name);
+            CompletableFuture<Void> neverServed = stopped.lockAsync(stopped.owner(1));
+            awaitLine(1);
+            HaspLock waiting = live.getFairLock(name);
+            LockOwner next = waiting.owner(2);
+            CompletableFuture<Void> served = waiting.lockAsync(next);
+            awaitLine(2);
+            link.blackhole(true);   // the first waiter can no longer renew its place, nor take the lock
+
+            held.unlockAsync(holder).get(10, TimeUnit.SECONDS);
+            served.get(20, TimeUnit.SECONDS);
+            assertTrue(waiting.isHeldBy(next));
+            assertEquals(List.of(), line());
+            assertFalse(neverServed.isDone());
+            waiting.unlockAsync(next).get(10, TimeUnit.SECONDS);
+            link.blackhole(false);
+            neverServed.cancel(false);
         }
     }
 }
