@@ -14,7 +14,9 @@ import org.openjdk.jmh.runner.IterationType;
 /**
  * A JMH profiler that turns {@link WaitHistogram} into secondary results of the contended benchmarks:
  * {@code wait.p50} and {@code wait.p99} (microseconds, over all measurement iterations together) and
- * {@code handoff.share} (percent of acquisitions that went to a different thread than the previous one).
+ * {@code handoff.share} (percent of acquisitions that went to a different thread than the previous one) and
+ * {@code overtake.share} (percent of acquisitions that passed over a caller waiting since earlier; see
+ * {@link WaitHistogram#granted}).
  * Benchmarks that record nothing get no extra results.
  *
  * <p>Use: {@code java -jar lock-bench/target/benchmarks.jar ContendedLockBenchmark -prof io.hasp.bench.AcquireWaitProfiler}
@@ -54,6 +56,7 @@ public final class AcquireWaitProfiler implements InternalProfiler {
         return List.of(
                 new ScalarResult("wait.p50", WaitHistogram.quantileNanos(0.50) / 1e3, "us", AggregationPolicy.AVG),
                 new ScalarResult("wait.p99", WaitHistogram.quantileNanos(0.99) / 1e3, "us", AggregationPolicy.AVG),
-                new ScalarResult("handoff.share", share, "%", AggregationPolicy.AVG));
+                new ScalarResult("handoff.share", share, "%", AggregationPolicy.AVG),
+                new ScalarResult("overtake.share", 100.0 * WaitHistogram.overtakes() / count, "%", AggregationPolicy.AVG));
     }
 }

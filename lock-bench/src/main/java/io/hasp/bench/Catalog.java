@@ -3,6 +3,7 @@ package io.hasp.bench;
 import io.hasp.bench.lock.ClusterLockBenchmark;
 import io.hasp.bench.lock.ReplicaLockBenchmark;
 import io.hasp.bench.lock.ContendedLockBenchmark;
+import io.hasp.bench.lock.FairLockBenchmark;
 import io.hasp.bench.lock.FencedLockBenchmark;
 import io.hasp.bench.lock.MultiLockBenchmark;
 import io.hasp.bench.lock.PipelinedLockBenchmark;
@@ -46,6 +47,10 @@ public final class Catalog {
                 true));
         rows.add(new Row("Contended, one name (acquisitions/s)", 8, 0,
                 wait(ContendedLockBenchmark.class, "hasp"), wait(ContendedLockBenchmark.class, "redisson"), null, null));
+        rows.add(new Row("Fair lock, contended, one name (acquisitions/s)", 8, 0,
+                wait(FairLockBenchmark.class, "haspFair"), wait(FairLockBenchmark.class, "redissonFair"), null, null));
+        rows.add(new Row("Reentrant lock, contended, in the fair lock's run (acquisitions/s)", 8, 0,
+                wait(FairLockBenchmark.class, "haspReentrant"), null, null, null));
         rows.add(new Row("tryLock(0, lease) on a lock held elsewhere (failures/s)", 8, 1,
                 m(TryLockFailBenchmark.class, "hasp", 8), m(TryLockFailBenchmark.class, "redisson", 8), null, null));
         rows.add(new Row("Raw EVALSHA of the acquire script, sync (calls/s)", 8, 1,

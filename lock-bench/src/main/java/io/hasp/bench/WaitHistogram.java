@@ -1,5 +1,6 @@
 package io.hasp.bench;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -9,7 +10,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * it; {@link AcquireWaitProfiler} reads and resets it between JMH iterations. Thread-safe.
  *
  * <p>It also counts hand-offs: acquisitions whose holder differs from the previous holder's, so a
- * result can say how many acquisitions went to another thread rather than back to the releasing one.
+ * result can say how many acquisitions went to another thread rather than back to the releasing one; and
+ * overtakes: acquisitions by a caller that began waiting more than {@link #OVERTAKE_MARGIN_NANOS} after
+ * another caller that is still waiting (callers that use {@link #arrive} and {@link #granted}), so a
+ * result can say how often the lock passed over an earlier waiter. The margin covers the time a caller
+ * needs to reach the server's queue: callers closer together than that may reach it in either order.
  */
 public final class WaitHistogram {
 
@@ -19,6 +24,15 @@ public final class WaitHistogram {
     private static final AtomicLong COUNT = new AtomicLong();
     private static final AtomicLong HANDOFFS = new AtomicLong();
     private static final AtomicLong LAST_HOLDER = new AtomicLong(-1);
+    private static final AtomicLong OVERTAKES = new AtomicLong();
+    /** When each caller began waiting (0: not waiting), one slot per calling thread. */
+    private static final AtomicLongArray WAITING_SINCE = new AtomicLongArray(64);
+    private static final AtomicInteger SLOTS = new AtomicInteger();
+    private static final ThreadLocal<Integer> SLOT = ThreadLocal.withInitial(
+            () -> SLOTS.getAndIncrement() % WAITING_SINCE.length());
+
+    /** How much later than a waiter still waiting a caller must have begun for its grant to count as an overtake. */
+    public static final long OVERTAKE_MARGIN_NANOS = 2_000_000;
 
     private WaitHistogram() {
     }
@@ -37,6 +51,47 @@ public final class WaitHistogram {
         }
     }
 
+    /**
+     * The calling thread begins waiting for the lock.
+     *
+     * @return the time it began, to pass to {@link #granted}
+     */
+    public static long arrive() {
+        long now = System.nanoTime();
+        WAITING_SINCE.set(SLOT.get(), now);
+        return now;
+    }
+
+    /**
+     * The calling thread, which began waiting at {@code since} ({@link #arrive}), got the lock: records its wait
+     * and its thread as {@link #record} does, and an overtake when a caller that began waiting more than
+     * {@link #OVERTAKE_MARGIN_NANOS} before it is still waiting.
+     *
+     * @param since what {@link #arrive} returned
+     */
+    public static void granted(long since) {
+        long now = System.nanoTime();
+        int own = SLOT.get();
+        WAITING_SINCE.set(own, 0);
+        for (int i = 0; i < WAITING_SINCE.length(); i++) {
+            long other = WAITING_SINCE.get(i);
+            if (i != own && other != 0 && since - other > OVERTAKE_MARGIN_NANOS) {
+                OVERTAKES.incrementAndGet();
+                break;
+            }
+        }
+        record(now - since, Thread.currentThread().getId());
+    }
+
+    /**
+     * Returns how many recorded acquisitions overtook an earlier waiter ({@link #granted}).
+     *
+     * @return the overtake count since the last reset
+     */
+    public static long overtakes() {
+        return OVERTAKES.get();
+    }
+
     /** Forgets everything recorded so far. */
     public static void reset() {
         for (int i = 0; i < BUCKETS.length(); i++) {
@@ -45,6 +100,7 @@ public final class WaitHistogram {
         COUNT.set(0);
         HANDOFFS.set(0);
         LAST_HOLDER.set(-1);
+        OVERTAKES.set(0);
     }
 
     /**

@@ -189,6 +189,24 @@ public final class DocSamples {
         // end-sample: read-write
     }
 
+    /** docs/locks.md: the fair lock. */
+    public static void fair(HaspClient client) throws Exception {
+        // begin-sample: fair
+        HaspLock lock = client.getFairLock("settlement");   // the line Redisson's getFairLock("settlement") uses
+
+        lock.lock();                                   // waits in line, then holds with the watchdog lease
+        try { settle(); } finally { lock.unlock(); }   // the unlock wakes the head of the line only
+
+        if (lock.tryLock(Duration.ofSeconds(5), Duration.ofSeconds(30))) {   // keeps its place for 5 s at most
+            try { settle(); } finally { lock.unlock(); }
+        }                                              // false: it has left the line
+        // end-sample: fair
+    }
+
+    static void settle() {
+        step("settle");
+    }
+
     /** docs/locks.md: the fenced lock; {@code stock} stands for the table the token guards. */
     public static void fenced(HaspClient client, Stock stock) throws Exception {
         // begin-sample: fenced
@@ -331,6 +349,6 @@ public final class DocSamples {
     }
 
     /** The sample's ids, for the test that runs them: every region above. */
-    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "replica-acks", "shedlock", "spring-integration", "read-write", "fenced", "multi-lock",
+    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "replica-acks", "shedlock", "spring-integration", "read-write", "fair", "fenced", "multi-lock",
             "redlock", "annotation", "annotation-interface");
 }

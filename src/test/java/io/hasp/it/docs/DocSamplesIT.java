@@ -77,6 +77,14 @@ class DocSamplesIT {
     }
 
     @Test
+    void fair() throws Exception {
+        DocSamples.fair(client);
+        assertEquals(2, ran("settle"));
+        assertEquals(0, client.getFairLock("settlement").getHoldCount());   // other samples may keep holds of their own
+        assertEquals(0L, exists(redis, "settlement"));
+    }
+
+    @Test
     void fenced() throws Exception {
         ConcurrentHashMap<Long, Long> rows = new ConcurrentHashMap<>();
         DocSamples.fenced(client, (id, token) -> {

@@ -74,7 +74,8 @@ public final class MarkdownReport {
             String notes = "";
             if (row.hasp() != null && row.hasp().waitProfile()) {
                 notes = "hand-offs to another thread: hasp " + percent(secondary(hasp, "handoff.share")) + ", Redisson "
-                        + percent(secondary(peer, "handoff.share")) + " of acquisitions";
+                        + percent(secondary(peer, "handoff.share")) + " of acquisitions; overtakes of an earlier waiter: hasp "
+                        + tenths(secondary(hasp, "overtake.share")) + ", Redisson " + tenths(secondary(peer, "overtake.share"));
             }
             md.append(line(row.title(), Integer.toString(row.threads()), score(hasp), score(redisson), score(lettuce),
                     ratio(score(hasp), score(peer)), bytes(hasp), bytes(peer),
@@ -271,6 +272,10 @@ public final class MarkdownReport {
 
     private static String percent(double value) {
         return Double.isNaN(value) ? NONE : String.format(Locale.ROOT, "%.0f%%", value);
+    }
+
+    private static String tenths(double percent) {
+        return Double.isNaN(percent) ? NONE : String.format(Locale.ROOT, "%.1f%%", percent);
     }
 
     private static String exact(FleetDriver.Result fleet) {

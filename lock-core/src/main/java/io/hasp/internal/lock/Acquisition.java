@@ -55,12 +55,15 @@ final class Acquisition extends Successor implements Stranded {
 
     /** How long to wait for a holder that set no expiry before looking again. */
     private static final long NO_TTL_POLL_MILLIS = 1_000;
+    /** {@link #unknownTarget} of a waiter whose only trace is its place in line: give it back, undo no grant. */
+    private static final int PLACED = -1;
 
     private final LockContext context;
     private final String channelName;
     private final HoldKey holdKey;
     private final boolean watchdog;
     private final boolean bounded;
+    private final boolean waits;  // false: a single try (no wait time), which takes no place in a line
     private final long deadlineNanos;
     /** The blocking call this acquisition serves (its thread parks on the result), or null. */
     private final CallerWaits.Call caller;
@@ -73,7 +76,7 @@ final class Acquisition extends Successor implements Stranded {
     private WaitChannel channel;        // guarded by this; joined (or being joined), until finished
     private Wake wake;                  // guarded by this; the last park's
     private Timeout deadlineTimer;      // guarded by this
-    private int unknownTarget;          // guarded by this; 0: nothing to undo (no unknown outcome, no place in line)
+    private int unknownTarget;          // guarded by this; an unknown outcome's target, PLACED, or 0: nothing to undo
     private int failedSends;            // guarded by this; since the last answer, for the retry backoff
     private volatile ReplicaAcksException unconfirmed;  // written under this: the last send's, until an answer
 
@@ -88,6 +91,7 @@ final class Acquisition extends Successor implements Stranded {
         this.holdKey = HoldKey.of(kind, name, owner);
         this.watchdog = leaseMillis < 0;
         this.bounded = waitNanos >= 0;
+        this.waits = waitNanos != 0;
         this.deadlineNanos = bounded ? context.nanoTime() + waitNanos : 0;
         this.caller = CallerWaits.current();
         this.callerNumber = caller == null ? 0 : caller.number();
@@ -159,7 +163,8 @@ final class Acquisition extends Successor implements Stranded {
         long sentNanos = context.nanoTime();
         CompletableFuture<AcquireOutcome> reply;
         try {
-            reply = kind.acquire(context.topology, name, owner, leaseMillis, target);
+            reply = waits ? kind.acquire(context.topology, name, owner, leaseMillis, target)
+                    : kind.acquireWithoutWaiting(context.topology, name, owner, leaseMillis, target);
         } catch (RuntimeException e) {
             // Not sent: the outcome is known. (Not Futures.sent: its lambda costs an allocation per acquire.)
             reply = CompletableFuture.failedFuture(e);
@@ -172,12 +177,16 @@ final class Acquisition extends Successor implements Stranded {
             outcome = Unconfirmed.busy(error);
             error = null;
         }
-        // An answer tells whatever an earlier send whose reply was lost did; a place in line it gave stays to give back.
-        boolean placed = error == null && !outcome.acquired() && kind.queuesWaiters();
+        // An answer tells whatever an earlier send whose reply was lost did; a place in line it gave stays to give
+        // back (marked before the monitor, so that the rollback the end may send at once settles it).
+        boolean placed = error == null && waits && kind.queuesWaiters() && !outcome.acquired() && !outcome.lost();
+        if (placed) {
+            context.unsettled.markPlaced(holdKey);
+        }
         synchronized (this) {
             step = Step.DECIDING;
             if (error == null) {
-                unknownTarget = placed ? target : 0;
+                unknownTarget = placed ? PLACED : 0;
                 failedSends = 0;
                 if (unconfirmed != null) {
                     unconfirmed = null;
@@ -188,7 +197,9 @@ final class Acquisition extends Successor implements Stranded {
             onError(target, Futures.unwrap(error));
             return;
         }
-        context.unsettled.answered(holdKey, placed);
+        if (!placed) {
+            context.unsettled.settle(holdKey);
+        }
         if (outcome.acquired()) {
             onAcquired(target, sentNanos, outcome.token());
         } else if (outcome.lost()) {   // a re-entry of a hold that ended unnoticed: it ends here, the re-entry fails
@@ -348,10 +359,7 @@ final class Acquisition extends Successor implements Stranded {
             synchronized (this) {
                 unknownTarget = 1;
             }
-            if (result.isDone()) {
-                rollbackIfUnknown();
-                return;
-            }
+            rollbackIfUnknown();   // if the result is done; else the next attempt's answer settles it
         }
         attempt();
     }
@@ -402,8 +410,8 @@ final class Acquisition extends Successor implements Stranded {
     }
 
     /**
-     * Once the result completed without the lock, rolls back an acquire whose outcome is unknown,
-     * unless one is still {@code SENDING} (its reply comes back here). Runs the rollback at most once.
+     * Once the result completed without the lock, rolls back an acquire with an unknown outcome, or gives back the
+     * place in line an answer gave (target 0), unless an acquire is {@code SENDING} (its reply comes back). Once.
      */
     private void rollbackIfUnknown() {
         int target;
@@ -411,15 +419,10 @@ final class Acquisition extends Successor implements Stranded {
             if (step == Step.SENDING || unknownTarget == 0 || !result.isDone()) {
                 return;
             }
-            target = unknownTarget;
+            target = Math.max(0, unknownTarget);
             unknownTarget = 0;
         }
-        // getNow would throw on a cancelled or failed result: those gave nothing to the caller either
-        if (!result.isCompletedExceptionally() && Boolean.TRUE.equals(result.getNow(null))) {
-            context.unsettled.settle(holdKey);
-            return;
-        }
-        Rollback.start(context, kind, name, owner, target, leaseMillis);
+        Rollback.unlessAcquired(result, context, kind, name, owner, target, leaseMillis);
     }
 
     /**

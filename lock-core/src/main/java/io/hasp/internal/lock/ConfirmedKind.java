@@ -68,6 +68,12 @@ final class ConfirmedKind implements LockKind {
     }
 
     @Override
+    public CompletableFuture<AcquireOutcome> acquireWithoutWaiting(Topology topology, String name, LockOwner owner,
+            long leaseMillis, int targetCount) {
+        return base.acquireWithoutWaiting(confirming(topology), name, owner, leaseMillis, targetCount);
+    }
+
+    @Override
     public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis) {
         return base.release(confirming(topology), name, owner, latch, leaseMillis, latchMillis);

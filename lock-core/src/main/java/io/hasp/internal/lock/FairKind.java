@@ -64,7 +64,14 @@ final class FairKind implements LockKind {
     @Override
     public CompletableFuture<AcquireOutcome> acquire(Topology topology, String name, LockOwner owner,
             long leaseMillis, int targetCount) {
-        return FairScripts.acquire(topology, this, name, owner.field(), leaseMillis, targetCount);
+        return FairScripts.acquire(topology, this, name, owner.field(), leaseMillis, targetCount, true);
+    }
+
+    /** A single try: the lock if it is free and nobody is in line, else "busy" without a place in line. */
+    @Override
+    public CompletableFuture<AcquireOutcome> acquireWithoutWaiting(Topology topology, String name, LockOwner owner,
+            long leaseMillis, int targetCount) {
+        return FairScripts.acquire(topology, this, name, owner.field(), leaseMillis, targetCount, false);
     }
 
     @Override

@@ -34,15 +34,15 @@ final class FairScripts {
 
     /**
      * Takes or re-enters the fair lock for {@code owner}, bringing it to {@code targetCount} holds, or keeps it
-     * waiting in line.
+     * waiting in line ({@code waits}; else it answers busy without taking a place).
      *
      * @return a future of {@link AcquireOutcome#ACQUIRED}, {@link AcquireOutcome#LOST}, or busy with how long to
      *     park before looking again
      */
     static CompletableFuture<AcquireOutcome> acquire(Topology topology, FairKind kind, String name, String owner,
-            long leaseMillis, int targetCount) {
+            long leaseMillis, int targetCount, boolean waits) {
         return topology.commands().evalsha(ACQUIRE, AcquireOutcome.REPLY, keys(name, null),
-                args(topology, kind, owner, Boxes.of(leaseMillis), (long) targetCount));
+                args(topology, kind, owner, Boxes.of(leaseMillis), (long) targetCount, waits ? "1" : "0"));
     }
 
     /** Gives back one hold of {@code owner}, recording the outcome in {@code latch}; see {@code fair_unlock.lua}. */

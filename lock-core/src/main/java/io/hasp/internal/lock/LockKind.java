@@ -45,8 +45,9 @@ public interface LockKind {
 
     /**
      * Whether an acquire answered "busy" gives the owner a place in a line that it must give back when it stops
-     * waiting: the service then sends {@link #rollback} (with the target of its last acquire) when the
-     * acquisition ends without the lock, as it does for an acquire with an unknown outcome. Default: no.
+     * waiting: the service then sends {@link #rollback} with target 0 (a place to give back, no grant to undo)
+     * when the acquisition ends without the lock, as it sends one for an acquire with an unknown outcome.
+     * Default: no.
      */
     default boolean queuesWaiters() {
         return false;
@@ -71,6 +72,15 @@ public interface LockKind {
      */
     CompletableFuture<AcquireOutcome> acquire(Topology topology, String name, LockOwner owner, long leaseMillis,
             int targetCount);
+
+    /**
+     * {@link #acquire}, for a single try with no wait time: a kind that {@linkplain #queuesWaiters queues its
+     * waiters} answers "busy" without giving the owner a place in line. Default: {@link #acquire}.
+     */
+    default CompletableFuture<AcquireOutcome> acquireWithoutWaiting(Topology topology, String name, LockOwner owner,
+            long leaseMillis, int targetCount) {
+        return acquire(topology, name, owner, leaseMillis, targetCount);
+    }
 
     /**
      * Gives back one hold of {@code owner} on lock {@code name}, recording the outcome in the key
@@ -110,7 +120,8 @@ public interface LockKind {
 
     /**
      * Undoes the acquisition that would have brought {@code owner} to {@code targetCount} holds, if
-     * it took effect (its reply was lost and its caller gave up); harmless when it never ran.
+     * it took effect (its reply was lost and its caller gave up); harmless when it never ran. A kind that
+     * queues its waiters also takes the owner out of its line; {@code targetCount} 0 does only that.
      *
      * @return a future of {@code true} when something was undone
      */

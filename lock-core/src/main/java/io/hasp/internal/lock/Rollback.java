@@ -1,6 +1,7 @@
 package io.hasp.internal.lock;
 
 import io.hasp.lock.LockOwner;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +18,24 @@ final class Rollback {
     private Rollback() {
     }
 
-    /** Sends the rollback of the acquire that would have brought {@code owner} to {@code target} holds. */
+    /**
+     * Once {@code result}, the acquisition's, completed: when it gave the lock, the acquire's outcome is known and
+     * nothing is undone; else sends the rollback ({@code target} 0: only the place in line is given back).
+     */
+    static void unlessAcquired(CompletableFuture<Boolean> result, LockContext context, LockKind kind, String name,
+            LockOwner owner, int target, long leaseMillis) {
+        // getNow would throw on a cancelled or failed result: those gave nothing to the caller either
+        if (!result.isCompletedExceptionally() && Boolean.TRUE.equals(result.getNow(null))) {
+            context.unsettled.settle(HoldKey.of(kind, name, owner));
+            return;
+        }
+        start(context, kind, name, owner, target, leaseMillis);
+    }
+
+    /**
+     * Sends the rollback of the acquire that would have brought {@code owner} to {@code target} holds (0: of none,
+     * only a place in line to give back).
+     */
     static void start(LockContext context, LockKind kind, String name, LockOwner owner, int target, long leaseMillis) {
         HoldKey key = HoldKey.of(kind, name, owner);
         try {

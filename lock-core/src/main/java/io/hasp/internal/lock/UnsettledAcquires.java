@@ -10,16 +10,31 @@ import java.util.concurrent.ConcurrentHashMap;
  * owner's next acquire (sent on another pooled connection, or a blocking call's direct one, after a
  * reconnect or a master switch) and undo that new grant while the owner believes it holds the lock.
  * The same holds for an unlock: it waits for that rollback too, or it could give back a level the rollback
- * then finds missing, and the hold counts of client and Redis would part. Thread-safe; costs one emptiness
- * check per acquisition and unlock while nothing is unsettled.
+ * then finds missing, and the hold counts of client and Redis would part.
+ *
+ * <p>A place in a line ({@link LockKind#queuesWaiters}) is marked too, for as long as the owner waits and until
+ * it is given back: the owner's next acquisition starts after that, so that the give-back cannot take away the
+ * new acquisition's place (one owner has one place). An unlock does not wait for a place: it gives back a hold,
+ * which a place in line never is. Thread-safe; costs one emptiness check per acquisition and unlock while
+ * nothing is unsettled.
  */
 final class UnsettledAcquires {
 
-    private final ConcurrentHashMap<HoldKey, CompletableFuture<Void>> unsettled = new ConcurrentHashMap<>();
+    /** What is unsettled for one hold: an acquire with an unknown outcome, or only a place in line. */
+    private record Pending(CompletableFuture<Void> settled, boolean placeOnly) {
+    }
+
+    private final ConcurrentHashMap<HoldKey, Pending> unsettled = new ConcurrentHashMap<>();
 
     /** An acquire of {@code key} may have taken effect unseen. */
     void mark(HoldKey key) {
-        unsettled.computeIfAbsent(key, k -> new CompletableFuture<>());
+        unsettled.compute(key, (k, pending) -> pending == null ? new Pending(new CompletableFuture<>(), false)
+                : pending.placeOnly ? new Pending(pending.settled, false) : pending);
+    }
+
+    /** The owner of {@code key} has a place in a line, to give back when it stops waiting. */
+    void markPlaced(HoldKey key) {
+        unsettled.computeIfAbsent(key, k -> new Pending(new CompletableFuture<>(), true));
     }
 
     /** The outcome for {@code key} is known, or its rollback has been answered: waiting acquisitions go on. */
@@ -27,23 +42,9 @@ final class UnsettledAcquires {
         if (unsettled.isEmpty()) {
             return;   // the common case: every acquisition's answer settles, and nothing was marked
         }
-        CompletableFuture<Void> settled = unsettled.remove(key);
-        if (settled != null) {
-            settled.complete(null);
-        }
-    }
-
-    /**
-     * An acquire of {@code key} was answered: settled, unless the answer gave the owner a place in line
-     * ({@code placed}, {@link LockKind#queuesWaiters}) that is still to give back; then it stays unsettled until
-     * the rollback that gives the place back is answered, so that the owner's next acquisition cannot have its new
-     * place taken away by that rollback.
-     */
-    void answered(HoldKey key, boolean placed) {
-        if (placed) {
-            mark(key);
-        } else {
-            settle(key);
+        Pending pending = unsettled.remove(key);
+        if (pending != null) {
+            pending.settled.complete(null);
         }
     }
 
@@ -52,13 +53,13 @@ final class UnsettledAcquires {
         return !unsettled.isEmpty();
     }
 
-    /** Runs {@code start} once {@code key} is settled, if it is not now; true when deferred. */
-    boolean deferred(HoldKey key, Runnable start) {
-        CompletableFuture<Void> pending = unsettled.isEmpty() ? null : unsettled.get(key);
-        if (pending == null) {
+    /** Runs {@code unlock} once {@code key} has no acquire with an unknown outcome, if it has one now; true when deferred. */
+    boolean deferred(HoldKey key, Runnable unlock) {
+        Pending pending = unsettled.isEmpty() ? null : unsettled.get(key);
+        if (pending == null || pending.placeOnly) {
             return false;
         }
-        pending.whenComplete((ok, failure) -> start.run());
+        pending.settled.whenComplete((ok, failure) -> unlock.run());
         return true;
     }
 
@@ -71,11 +72,11 @@ final class UnsettledAcquires {
         if (unsettled.isEmpty()) {
             return false;
         }
-        CompletableFuture<Void> pending = unsettled.get(key);
+        Pending pending = unsettled.get(key);
         if (pending == null) {
             return false;
         }
-        pending.whenComplete((ok, failure) -> acquisition.begin());
+        pending.settled.whenComplete((ok, failure) -> acquisition.begin());
         return true;
     }
 }

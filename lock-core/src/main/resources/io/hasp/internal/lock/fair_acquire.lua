@@ -7,6 +7,8 @@
 --
 -- ARGV[5]  lease in milliseconds: the lock's PEXPIRE once the owner holds it
 -- ARGV[6]  the hold count this request brings the owner to (the caller's count + 1)
+-- ARGV[7]  '1' when the caller waits for the lock; '0' for a single try, which takes no place in line (and
+--          leaves the place of the same owner's waiting request, if any, as it is)
 --
 -- Returns  nil when the owner holds the lock after the call; the status LOST when a re-entry (ARGV[6] above 1)
 --          finds no hold of the owner (see acquire.lua); otherwise how long the caller may park before it
@@ -44,6 +46,11 @@ if redis.call('exists', lock) == 0 and (not head or head == owner) then
     return nil
 end
 
+local park = math.max(1, math.floor(place_millis / 3))
+if ARGV[7] == '0' then
+    return park
+end
+
 local at = redis.call('lpos', queue, owner)
 if at then
     -- Still in line: keep Redisson's deadline ahead of the grants that come before this waiter's turn.
@@ -59,7 +66,6 @@ end
 redis.call('zadd', places, now + place_millis, owner)
 expire_queue()
 
-local park = math.max(1, math.floor(place_millis / 3))
 if at == 0 then
     local ttl = redis.call('pttl', lock)
     if ttl >= 0 and ttl < park then

@@ -2,7 +2,8 @@
 -- reply lost): undo the grant its last request may have made, and take it out of the queue. Safe to send
 -- twice, harmless when nothing of it is there. Runs after fair_queue.lua (its KEYS, ARGV[1..4] and helpers).
 --
--- ARGV[5]  the hold count the abandoned request would have brought the owner to
+-- ARGV[5]  the hold count the abandoned request would have brought the owner to; 0 when it is known to have
+--          granted nothing (its answer put the owner in line): then only the place is given back
 -- ARGV[6]  lease in milliseconds to set when the owner still holds the lock afterwards
 --
 -- Returns  1 when a grant was undone or a place given back (the new head woken if the lock is free),

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hasp.RedisCommands;
 import io.hasp.lock.LockOwner;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -30,10 +28,6 @@ class FairEngineTest {
     private static final long WAIT = 60_000_000_000L;
     private static final String NAME = "fair-engine";
 
-    private static final RedisCommands NO_SERVER = (RedisCommands) Proxy.newProxyInstance(
-            FairEngineTest.class.getClassLoader(), new Class<?>[] {RedisCommands.class},
-            (proxy, method, args) -> CompletableFuture.failedFuture(new IllegalStateException("no server in this test")));
-
     private final ManualTimer timer = new ManualTimer();
     private final MemoryPubSub pubSub = new MemoryPubSub();
     private final MemoryFairKind kind = new MemoryFairKind(timer::nanoTime, pubSub, PLACE_LEASE);
@@ -47,7 +41,7 @@ class FairEngineTest {
     }
 
     private LockService service(String clientId) {
-        return new LockService(clientId, new PartsTopology(NO_SERVER, pubSub), timer, Duration.ofSeconds(30),
+        return new LockService(clientId, new PartsTopology(LockEngineTest.NO_SERVER, pubSub), timer, Duration.ofSeconds(30),
                 Duration.ofMillis(10), Duration.ofSeconds(3), timer::nanoTime);
     }
 
@@ -97,7 +91,8 @@ class FairEngineTest {
         timer.advance(150, TimeUnit.MILLISECONDS);
         assertFalse(impatient.join());
         assertEquals(List.of(patient.field()), kind.line(NAME), "its place given back at once");
-        assertTrue(kind.calls().contains("leave " + here.owner(1).field()));
+        assertTrue(kind.calls().contains("leave " + here.owner(1).field() + " undoing 0"),
+                "a place to give back, no grant to undo: " + kind.calls());
         elsewhere.release(kind, NAME, holder).join();
         assertTrue(next.join());
     }
@@ -112,10 +107,37 @@ class FairEngineTest {
     }
 
     @Test
-    void aTryWithoutWaitTakesNoPlace() {
+    void aTryWithoutWaitNeitherTakesAPlaceNorGivesOneBack() {
         assertTrue(waitFor(elsewhere, elsewhere.owner(9), 0).join());
-        assertFalse(waitFor(here, here.owner(1), 0).join());
+        LockOwner owner = here.owner(1);
+        assertFalse(waitFor(here, owner, 0).join());
         assertEquals(List.of(), kind.line(NAME));
+        assertEquals(List.of("grant " + elsewhere.owner(9).field(), "try " + owner.field()), kind.calls());
+        assertTrue(waitFor(here, owner, WAIT) != null && kind.line(NAME).contains(owner.field()),
+                "the owner's next acquisition is not held back by anything");
+    }
+
+    @Test
+    void aReentryOfALostHoldFailsWithoutTakingOrGivingBackAPlace() {
+        LockOwner owner = here.owner(1);
+        assertTrue(waitFor(here, owner, 0).join());
+        kind.holds().forget(NAME);   // the hold ended unnoticed
+        assertTrue(waitFor(elsewhere, elsewhere.owner(2), 0).join());
+        CompletableFuture<Boolean> reentry = waitFor(here, owner, WAIT);
+        assertTrue(reentry.isCompletedExceptionally());
+        assertEquals(List.of(), kind.line(NAME));
+        assertFalse(kind.calls().stream().anyMatch(c -> c.startsWith("leave")), String.valueOf(kind.calls()));
+    }
+
+    @Test
+    void anUnlockOfAnOwnerThatOnlyWaitsFailsAtOnce() {
+        assertTrue(waitFor(elsewhere, elsewhere.owner(9), 0).join());
+        LockOwner owner = here.owner(1);
+        CompletableFuture<Boolean> waiting = waitFor(here, owner, WAIT);
+        CompletableFuture<Void> unlock = here.release(kind, NAME, owner);
+        assertTrue(unlock.isCompletedExceptionally(), "a place in line is no hold, and nothing to wait for");
+        assertFalse(waiting.isDone());
+        assertEquals(List.of(owner.field()), kind.line(NAME));
     }
 
     @Test

@@ -94,6 +94,10 @@ class FairKindTest {
 
         assertEquals(ReleaseOutcome.FREED, KIND.release(topology, name, holder, "latch:" + name, LEASE, 60_000).join());
         assertFalse(acquire(second).acquired(), "the second in line waits for the first, though the lock is free");
+        LockOwner latecomer = LockOwner.of("c4", 1);
+        assertFalse(KIND.acquireWithoutWaiting(topology, name, latecomer, LEASE, 1).join().acquired(),
+                "a single try does not pass the line either");
+        assertEquals(List.of(first.field(), second.field()), line(), "and takes no place in it");
         assertTrue(acquire(first).acquired());
         assertEquals(List.of(second.field()), line());
         assertEquals("1", probe.call("HGET", name, first.field()));
@@ -133,6 +137,25 @@ class FairKindTest {
     }
 
     @Test
+    void aSingleTryTakesTheFreeLockOfAnEmptyLineAndElseNoPlace() {
+        assertTrue(KIND.acquireWithoutWaiting(topology, name, holder, LEASE, 1).join().acquired());
+        assertFalse(KIND.acquireWithoutWaiting(topology, name, first, LEASE, 1).join().acquired());
+        assertEquals(List.of(), line());
+        assertEquals(0L, probe.call("EXISTS", LockKeys.fairQueue(name), LockKeys.fairDeadlines(name),
+                LockKeys.fairPlaces(name)));
+    }
+
+    @Test
+    void aRollbackWithTargetZeroGivesBackThePlaceAndNeverAGrant() {
+        assertTrue(acquire(holder).acquired());
+        assertFalse(acquire(first).acquired());
+        assertTrue(KIND.rollback(topology, name, first, 0, LEASE).join(), "its place given back");
+        assertFalse(KIND.rollback(topology, name, holder, 0, LEASE).join(), "the holder's grant is not undone");
+        assertEquals("1", probe.call("HGET", name, holder.field()));
+        assertEquals(List.of(), line());
+    }
+
+    @Test
     void aRollbackUndoesAGrantWhoseReplyWasLostAndWakesTheHead() throws Exception {
         assertTrue(acquire(holder).acquired());
         assertFalse(acquire(first).acquired());
@@ -162,15 +185,16 @@ class FairKindTest {
 
     @Test
     void aHaspWaiterThatStoppedRenewingItsPlaceIsDroppedWhereverItStands() {
-        FairKind shortPlaces = new FairKind(200);
+        FairKind shortPlaces = new FairKind(1_000);
         assertTrue(acquire(shortPlaces, holder, 1).acquired());
         assertFalse(acquire(shortPlaces, first, 1).acquired());
         assertFalse(acquire(shortPlaces, second, 1).acquired());
         long stopped = serverMillis();
-        while (serverMillis() < stopped + 150) {
+        while (serverMillis() < stopped + 600) {
             assertFalse(acquire(shortPlaces, second, 1).acquired(), "the second keeps renewing its place");
         }
-        while (serverMillis() < stopped + 250) {
+        assertEquals(2, line().size(), "both still in line within the first's place lease");
+        while (serverMillis() < stopped + 1_050) {
             Thread.onSpinWait();
         }
         assertFalse(acquire(shortPlaces, second, 1).acquired());

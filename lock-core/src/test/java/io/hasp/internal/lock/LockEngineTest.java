@@ -38,7 +38,7 @@ class LockEngineTest {
     private static final String NAME = "engine";
 
     /** No server: every command fails, as a latch sweep's DEL may (it is best effort). */
-    private static final RedisCommands NO_SERVER = (RedisCommands) Proxy.newProxyInstance(
+    static final RedisCommands NO_SERVER = (RedisCommands) Proxy.newProxyInstance(
             LockEngineTest.class.getClassLoader(), new Class<?>[] {RedisCommands.class},
             (proxy, method, args) -> CompletableFuture.failedFuture(new IllegalStateException("no server in this test")));
 

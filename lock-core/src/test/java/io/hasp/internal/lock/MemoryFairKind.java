@@ -108,6 +108,17 @@ final class MemoryFairKind implements LockKind {
     @Override
     public CompletableFuture<AcquireOutcome> acquire(Topology topology, String name, LockOwner owner, long leaseMillis,
             int targetCount) {
+        return acquire(topology, name, owner, leaseMillis, targetCount, true);
+    }
+
+    @Override
+    public CompletableFuture<AcquireOutcome> acquireWithoutWaiting(Topology topology, String name, LockOwner owner,
+            long leaseMillis, int targetCount) {
+        return acquire(topology, name, owner, leaseMillis, targetCount, false);
+    }
+
+    private CompletableFuture<AcquireOutcome> acquire(Topology topology, String name, LockOwner owner, long leaseMillis,
+            int targetCount, boolean waits) {
         String woken;
         boolean lose;
         AcquireOutcome answer;
@@ -125,6 +136,9 @@ final class MemoryFairKind implements LockKind {
                 line.remove(owner.field());
                 calls.add("grant " + owner.field());
                 answer = null;   // the hold counts decide
+            } else if (!waits) {
+                calls.add("try " + owner.field());
+                answer = AcquireOutcome.busy(Math.max(1, placeLeaseMillis / 3));
             } else {
                 if (!line.containsKey(owner.field())) {
                     calls.add("enqueue " + owner.field());
@@ -178,7 +192,7 @@ final class MemoryFairKind implements LockKind {
             headed = owner.field().equals(head(name));
             left = line0(name).remove(owner.field()) != null;
             if (left) {
-                calls.add("leave " + owner.field());
+                calls.add("leave " + owner.field() + " undoing " + targetCount);
             }
         }
         boolean wasFree = holds.free(name);
