@@ -36,8 +36,8 @@ import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
 /**
- * hasp's fair lock across processes: waiters in two worker JVMs and Redisson waiters in this one are served in
- * the order they came; a waiter whose JVM is killed with SIGKILL while in line (and whose service then restarts)
+ * hasp's fair lock across processes: waiters in two worker JVMs and waiters in this one (Redisson's, or hasp's)
+ * are served in the order they came; a waiter whose JVM is killed with SIGKILL while in line (and whose service then restarts)
  * holds nobody up past its watchdog lease, nor does one cut off from Redis; a mixed fleet of hasp JVMs and Redisson threads keeps a plain counter
  * exact.
  */
@@ -97,32 +97,55 @@ class FairLockFleetIT {
 
     @Test
     void waitersOfTwoJvmsAndOfRedissonAreServedInTheOrderTheyCame() throws Exception {
+        servedInOrder(true);
+    }
+
+    @Test
+    void haspWaitersOfThreeJvmsAreServedInTheOrderTheyCame() throws Exception {
+        servedInOrder(false);
+    }
+
+    /** Worker JVMs and waiters of this JVM (Redisson's, or hasp's) in turn, behind a hasp holder. */
+    private void servedInOrder(boolean redissonHere) throws Exception {
         HaspLock held = hasp.getFairLock(name);
         LockOwner holder = held.owner(1_000);
         held.lockAsync(holder).get(10, TimeUnit.SECONDS);
+        String here = redissonHere ? "redisson" : "hasp";
         List<ChildJvm> jvms = new ArrayList<>();
-        List<CompletableFuture<?>> redissonWaiters = new ArrayList<>();
+        List<CompletableFuture<?>> waitersHere = new ArrayList<>();
         try {
             jvms.add(waiter("jvm-1", 30_000));
             awaitLine(1);
-            redissonWaiters.add(redissonServes("redisson-1", 11));
+            waitersHere.add(servedHere(redissonHere, here + "-1", 11));
             awaitLine(2);
             jvms.add(waiter("jvm-2", 30_000));
             awaitLine(3);
-            redissonWaiters.add(redissonServes("redisson-2", 12));
+            waitersHere.add(servedHere(redissonHere, here + "-2", 12));
             awaitLine(4);
 
             held.unlockAsync(holder).get(10, TimeUnit.SECONDS);
             awaitServed(jvms.get(0), "jvm-1");
             awaitServed(jvms.get(1), "jvm-2");
-            CompletableFuture.allOf(redissonWaiters.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
-            assertEquals(List.of("jvm-1", "redisson-1", "jvm-2", "redisson-2"), probe.call("LRANGE", served, "0", "-1"));
+            CompletableFuture.allOf(waitersHere.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            assertEquals(List.of("jvm-1", here + "-1", "jvm-2", here + "-2"), probe.call("LRANGE", served, "0", "-1"));
             assertEquals(List.of(), line());
         } finally {
             for (ChildJvm jvm : jvms) {
                 jvm.close();
             }
         }
+    }
+
+    /** A waiter of this JVM, Redisson's or hasp's, for thread id {@code thread}, that appends {@code id} to the list. */
+    private CompletableFuture<?> servedHere(boolean redissonHere, String id, long thread) {
+        if (redissonHere) {
+            return redissonServes(id, thread);
+        }
+        HaspLock lock = hasp.getFairLock(name);
+        LockOwner owner = lock.owner(thread);
+        return lock.lockAsync(owner)
+                .thenCompose(granted -> hasp.commands().execute(io.hasp.Replies.LONG, "RPUSH", served, id))
+                .thenCompose(added -> lock.unlockAsync(owner));
     }
 
     /** A Redisson waiter for this JVM's thread id {@code thread} that appends {@code id} to the served list. */
