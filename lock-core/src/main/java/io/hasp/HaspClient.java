@@ -84,7 +84,7 @@ public final class HaspClient implements AutoCloseable {
                 : config.isSentinel() ? new SentinelTopology(config, transport, timer)
                 : new SingleServer(config, transport, timer, CallerWaits.admission());
         this.locks = new LockService(id, topology, timer, config.watchdogLease(), config.timerTick(),
-                config.commandTimeout());
+                config.commandTimeout(), config.listener());
     }
 
     /**
@@ -257,6 +257,16 @@ public final class HaspClient implements AutoCloseable {
      */
     public int heldLocks() {
         return locks.heldLocks();
+    }
+
+    /**
+     * How many holds of this client ended before their unlock since it started: {@link io.hasp.lock.HoldEnd#LOST}
+     * (the key was gone: deleted, flushed, lost in a failover, or unreachable past its lease) or
+     * {@link io.hasp.lock.HoldEnd#EXPIRED} (a lease time ran out). Each is work that ran without the lock's
+     * protection for a while; for monitoring and health checks.
+     */
+    public long lostHolds() {
+        return locks.lostHolds();
     }
 
     /**

@@ -113,6 +113,8 @@ public final class HaspConfig {
     public boolean verifyHostname() { return values.verifyHostname; }
     /** @return how many replicas must confirm each script, and within how long; {@link ReplicaAcks#NONE} by default */
     public ReplicaAcks replicaAcks() { return values.replicaAcks; }
+    /** @return the listener told of lock and connection events, or {@code null} for none (the default) */
+    public HaspListener listener() { return values.listener; }
     /** @return the buffer allocator of the client's channels, or {@code null} for Netty's default */
     public ByteBufAllocator allocator() { return values.allocator; }
 
@@ -162,6 +164,7 @@ public final class HaspConfig {
         private boolean verifyHostname = true;
         private ByteBufAllocator allocator;
         private ReplicaAcks replicaAcks = ReplicaAcks.NONE;
+        private HaspListener listener;
 
         private Builder() {
         }
@@ -238,7 +241,7 @@ public final class HaspConfig {
          * @return this builder
          */
         public Builder topologyRefresh(Duration period) {
-            this.topologyRefresh = positive("topologyRefresh", period);
+            this.topologyRefresh = ConfigArguments.positive("topologyRefresh", period);
             return this;
         }
 
@@ -265,7 +268,7 @@ public final class HaspConfig {
 
         /** @param port the server's port, 1..65535 @return this builder */
         public Builder port(int port) {
-            this.port = within("port", port, 1, 65535);
+            this.port = ConfigArguments.within("port", port, 1, 65535);
             return this;
         }
 
@@ -304,19 +307,19 @@ public final class HaspConfig {
 
         /** @param timeout the TCP connect timeout, &gt; 0 @return this builder */
         public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = positive("connectTimeout", timeout);
+            this.connectTimeout = ConfigArguments.positive("connectTimeout", timeout);
             return this;
         }
 
         /** @param timeout how long a command waits for its reply, &gt; 0 @return this builder */
         public Builder commandTimeout(Duration timeout) {
-            this.commandTimeout = positive("commandTimeout", timeout);
+            this.commandTimeout = ConfigArguments.positive("commandTimeout", timeout);
             return this;
         }
 
         /** @param size the number of command connections, 1..64 @return this builder */
         public Builder poolSize(int size) {
-            this.poolSize = within("poolSize", size, 1, 64);
+            this.poolSize = ConfigArguments.within("poolSize", size, 1, 64);
             return this;
         }
 
@@ -331,7 +334,7 @@ public final class HaspConfig {
          * @return this builder
          */
         public Builder directConnections(int connections) {
-            this.directConnections = within("directConnections", connections, 0, 1024);
+            this.directConnections = ConfigArguments.within("directConnections", connections, 0, 1024);
             return this;
         }
 
@@ -378,7 +381,7 @@ public final class HaspConfig {
          * @return this builder
          */
         public Builder eventLoopThreads(int threads) {
-            this.eventLoopThreads = within("eventLoopThreads", threads, 1, 64);
+            this.eventLoopThreads = ConfigArguments.within("eventLoopThreads", threads, 1, 64);
             return this;
         }
 
@@ -393,13 +396,13 @@ public final class HaspConfig {
 
         /** @param lease the lease of locks taken without a lease time, &gt; 0 @return this builder */
         public Builder watchdogLease(Duration lease) {
-            this.watchdogLease = positive("watchdogLease", lease);
+            this.watchdogLease = ConfigArguments.positive("watchdogLease", lease);
             return this;
         }
 
         /** @param tick the timer's tick, 1 ms..1 s @return this builder */
         public Builder timerTick(Duration tick) {
-            positive("timerTick", tick);
+            ConfigArguments.positive("timerTick", tick);
             if (tick.toMillis() < 1 || tick.toMillis() > 1000) {
                 throw new IllegalArgumentException("timerTick: " + tick + " (expected: 1 ms..1 s)");
             }
@@ -460,6 +463,16 @@ public final class HaspConfig {
             return this;
         }
 
+        /**
+         * @param listener told of the client's lock and connection events ({@link HaspListener}, e.g. the meters of
+         *     {@code hasp-micrometer}), or {@code null} for none (the default: no event costs anything)
+         * @return this builder
+         */
+        public Builder listener(HaspListener listener) {
+            this.listener = listener;
+            return this;
+        }
+
         /** @return the configuration */
         public HaspConfig build() {
             if (caFile != null && trustStore != null) {
@@ -480,20 +493,6 @@ public final class HaspConfig {
                 throw new IllegalArgumentException("database: " + database + " (expected: 0 on a Redis Cluster)");
             }
             return new HaspConfig(this);
-        }
-
-        private static int within(String name, int value, int min, int max) {
-            if (value < min || value > max) {
-                throw new IllegalArgumentException(name + ": " + value + " (expected: " + min + ".." + max + ")");
-            }
-            return value;
-        }
-
-        private static Duration positive(String name, Duration value) {
-            if (value == null || value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException(name + ": " + value + " (expected: > 0)");
-            }
-            return value;
         }
     }
 }

@@ -9,6 +9,7 @@ import io.hasp.annotation.LockTemplate;
 import io.hasp.shedlock.HaspLockProvider;
 import io.hasp.spring.integration.HaspLockRegistry;
 import io.hasp.lock.rw.HaspReadWriteLocks;
+import io.hasp.micrometer.HaspMetrics;
 import io.hasp.resp.RespReader;
 import java.io.IOException;
 import java.lang.module.ModuleDescriptor;
@@ -45,7 +46,7 @@ class ApiSurfaceTest {
 
     /** One class of each library module, to find the module's jar (or classes directory). */
     private static final List<Class<?>> ANCHORS = List.of(RespReader.class, HaspClient.class, HaspReadWriteLocks.class,
-            LockTemplate.class, HaspLockProvider.class, HaspLockRegistry.class);
+            LockTemplate.class, HaspLockProvider.class, HaspLockRegistry.class, HaspMetrics.class);
 
     @Test
     void exportedPublicTypesAreTheCheckedInList() throws Exception {
@@ -82,7 +83,7 @@ class ApiSurfaceTest {
             }
         }
         assertEquals(new TreeSet<>(Set.of("io.hasp", "io.hasp.lock", "io.hasp.lock.rw", "io.hasp.resp", "io.hasp.annotation",
-                "io.hasp.shedlock", "io.hasp.spring.integration")),
+                "io.hasp.shedlock", "io.hasp.spring.integration", "io.hasp.micrometer")),
                 exported);
     }
 

@@ -19,6 +19,8 @@ import io.hasp.lock.MultiLock;
 import io.hasp.lock.RedLock;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
+import io.hasp.micrometer.HaspMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.hasp.shedlock.HaspLockProvider;
 import io.hasp.spring.integration.HaspLockRegistry;
 import java.time.Duration;
@@ -189,6 +191,21 @@ public final class DocSamples {
         // end-sample: read-write
     }
 
+    /** docs/integrations.md: hasp's meters on a Micrometer registry. */
+    public static void micrometer(String uri, MeterRegistry registry) throws Exception {
+        // begin-sample: micrometer
+        HaspMetrics metrics = HaspMetrics.builder().clientName("orders").build();   // every meter's client tag
+        HaspClient client = HaspClient.create(HaspConfig.builder().uri(uri).listener(metrics).build());
+        metrics.bindTo(registry);      // hasp.lock.acquire, hasp.lock.held, hasp.lock.lost, hasp.lock.renewals, ...
+        metrics.watch(client);         // the gauge hasp.locks.held reads this client's holds
+        // end-sample: micrometer
+        try (client) {
+            HaspLock lock = client.getLock("orders:42");
+            lock.lock();
+            try { exclusiveWork(); } finally { lock.unlock(); }
+        }
+    }
+
     /** docs/locks.md: the fair lock. */
     public static void fair(HaspClient client) throws Exception {
         // begin-sample: fair
@@ -349,6 +366,6 @@ public final class DocSamples {
     }
 
     /** The sample's ids, for the test that runs them: every region above. */
-    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "replica-acks", "shedlock", "spring-integration", "read-write", "fair", "fenced", "multi-lock",
+    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "replica-acks", "shedlock", "spring-integration", "micrometer", "read-write", "fair", "fenced", "multi-lock",
             "redlock", "annotation", "annotation-interface");
 }

@@ -77,6 +77,15 @@ class DocSamplesIT {
     }
 
     @Test
+    void micrometer() throws Exception {
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        DocSamples.micrometer(redis.uri(), registry);
+        assertEquals(1, ran("exclusive-work"));
+        assertEquals(1, registry.get("hasp.lock.acquire").tags("client", "orders", "outcome", "acquired").timer().count());
+        assertEquals(1, registry.get("hasp.lock.held").tags("end", "released").timer().count());
+    }
+
+    @Test
     void fair() throws Exception {
         DocSamples.fair(client);
         assertEquals(2, ran("settle"));

@@ -1,5 +1,6 @@
 package io.hasp.internal.connection;
 
+import io.hasp.HaspListener;
 import io.hasp.internal.Backoff;
 import io.hasp.internal.Futures;
 import io.netty.channel.EventLoop;
@@ -27,6 +28,7 @@ final class ConnectionWatchdog {
     private static final Logger log = LoggerFactory.getLogger(ConnectionWatchdog.class);
 
     private final Object owner;
+    private final HaspListener listener;   // null: none
     private final Timer timer;
     private final EventLoop loop;
     private final Backoff backoff;
@@ -48,6 +50,13 @@ final class ConnectionWatchdog {
      */
     ConnectionWatchdog(Object owner, Timer timer, EventLoop loop, Duration min, Duration max, double jitter,
             Supplier<CompletableFuture<Void>> attempt) {
+        this(owner, timer, loop, min, max, jitter, attempt, null);
+    }
+
+    /** As above, telling {@code listener} (unless null) of each loss and of each reconnect after one. */
+    ConnectionWatchdog(Object owner, Timer timer, EventLoop loop, Duration min, Duration max, double jitter,
+            Supplier<CompletableFuture<Void>> attempt, HaspListener listener) {
+        this.listener = listener;
         this.owner = owner;
         this.timer = timer;
         this.loop = loop;
@@ -111,6 +120,7 @@ final class ConnectionWatchdog {
             return;
         }
         scheduled = true;
+        tell(false);
         long delay = delayNanos(failures);
         log.debug("{}: reconnecting in {} ms (attempt {})", owner, TimeUnit.NANOSECONDS.toMillis(delay), failures + 1);
         try {
@@ -138,6 +148,17 @@ final class ConnectionWatchdog {
         stopped = true;
     }
 
+    /** Tells the application's listener, if any, that the connection is down or up again. */
+    private void tell(boolean up) {
+        if (listener != null) {
+            try {
+                listener.connectionChanged(owner.toString(), up);
+            } catch (RuntimeException e) {
+                log.warn("the HaspListener's connectionChanged threw; hasp goes on as if it had returned", e);
+            }
+        }
+    }
+
     private void execute(Runnable task) {
         try {
             loop.execute(task);
@@ -157,6 +178,7 @@ final class ConnectionWatchdog {
             if (failure == null) {
                 log.info("{}: reconnected after {} failed attempt(s)", owner, failures);
                 failures = 0;
+                tell(true);
                 return;
             }
             failures++;

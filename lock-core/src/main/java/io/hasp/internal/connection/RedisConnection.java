@@ -87,7 +87,7 @@ public final class RedisConnection {
         this.stallGraceNanos = Math.max(timeoutNanos, TimeUnit.SECONDS.toNanos(2));
         this.push = push;
         this.watchdog = new ConnectionWatchdog(this, timer, loop, config.reconnectMinDelay(),
-                config.reconnectMaxDelay(), config.reconnectJitter(), this::connectOnce);
+                config.reconnectMaxDelay(), config.reconnectJitter(), this::connectOnce, config.listener());
     }
 
     /** The connector of its channels: the client's configuration, and the endpoint they go to. */

@@ -121,6 +121,11 @@ final class ConfirmedKind implements LockKind {
         return 31 * base.hashCode() + acks.hashCode();
     }
 
+    /** The kind whose writes this one confirms. */
+    LockKind base() {
+        return base;
+    }
+
     @Override
     public String toString() {
         return base + " confirmed by " + acks;

@@ -27,15 +27,20 @@ final class HoldRegistry {
      */
     private final ConcurrentHashMap<HoldKey, Ended> endedUnreleased = new ConcurrentHashMap<>();
     private final Consumer<Hold> onLost;
+    private final LockEvents events;   // null: no listener
 
     /** A registry that tells no one when a hold is lost. */
     HoldRegistry() {
-        this(hold -> { });
+        this(hold -> { }, null);
     }
 
-    /** A registry that calls {@code onLost} with each hold that ends {@link HoldEnd#LOST} or {@link HoldEnd#EXPIRED}. */
-    HoldRegistry(Consumer<Hold> onLost) {
+    /**
+     * A registry that calls {@code onLost} with each hold that ends {@link HoldEnd#LOST} or {@link HoldEnd#EXPIRED},
+     * and tells {@code events} (unless null) of every hold that begins and ends.
+     */
+    HoldRegistry(Consumer<Hold> onLost, LockEvents events) {
         this.onLost = onLost;
+        this.events = events;
     }
 
     /** The hold of {@code owner} on {@code name} in {@code kind}, or null. */
@@ -65,6 +70,9 @@ final class HoldRegistry {
                 hold = holds.putIfAbsent(key, fresh);
                 if (hold == null) {
                     hold = fresh;
+                    if (events != null) {
+                        events.holdBegan(fresh, sentNanos);
+                    }
                 }
             }
             if (hold.acquired(target, leaseMillis, watchdog, sentNanos)) {
@@ -90,6 +98,9 @@ final class HoldRegistry {
         holds.remove(hold.key, hold);
         if (first) {
             hold.end.complete(how);
+            if (events != null) {
+                events.holdEnded(hold, how);
+            }
             if (how == HoldEnd.LOST || how == HoldEnd.EXPIRED) {
                 remember(hold.key, new Ended(how, why));
                 onLost.accept(hold);

@@ -47,6 +47,7 @@ final class LeaseRenewer {
     private final Renewal renewal;
     /** Which batch a lock name's holds join besides their kind (on a cluster: its master); null: by kind only. */
     private final Function<String, Object> batchGroup;
+    private final LockEvents events;   // null: no listener
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicLong calls = new AtomicLong();
     private volatile boolean closed;
@@ -54,15 +55,17 @@ final class LeaseRenewer {
 
     LeaseRenewer(HoldRegistry holds, Timer timer, LongSupplier nanoClock, long leaseMillis, int batchSize,
             Renewal renewal) {
-        this(holds, timer, nanoClock, leaseMillis, batchSize, renewal, null);
+        this(holds, timer, nanoClock, leaseMillis, batchSize, renewal, null, null);
     }
 
     /**
      * @param batchGroup which batch the holds of a lock name join besides their kind (on a
      *     cluster: the master that serves it), or null to batch by kind only
+     * @param events told of each renewal call's outcome, or null
      */
     LeaseRenewer(HoldRegistry holds, Timer timer, LongSupplier nanoClock, long leaseMillis, int batchSize,
-            Renewal renewal, Function<String, Object> batchGroup) {
+            Renewal renewal, Function<String, Object> batchGroup, LockEvents events) {
+        this.events = events;
         this.batchGroup = batchGroup;
         this.holds = holds;
         this.timer = timer;
@@ -207,6 +210,10 @@ final class LeaseRenewer {
                 }
             }
             return;
+        }
+        if (events != null) {
+            long gone = outcome.chars().filter(c -> c != '1').count();
+            events.renewed(batch.size(), (int) gone, nanoClock.getAsLong() - sentNanos);
         }
         for (int i = 0; i < batch.size(); i++) {
             Hold hold = batch.get(i);

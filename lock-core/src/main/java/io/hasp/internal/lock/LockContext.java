@@ -1,5 +1,6 @@
 package io.hasp.internal.lock;
 
+import io.hasp.HaspListener;
 import io.hasp.RedisClosedException;
 import io.hasp.RedisCommands;
 import io.hasp.internal.Backoff;
@@ -12,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
@@ -41,6 +43,10 @@ final class LockContext {
     final UnsettledAcquires unsettled = new UnsettledAcquires();
     /** The lease the watchdog keeps renewing. */
     final long watchdogLeaseMillis;
+    /** Holds that ended LOST or EXPIRED (before their unlock), counted for monitoring. */
+    final LongAdder lostHolds = new LongAdder();
+    /** Tells the application's listener of lock events; null when none is set. */
+    final LockEvents events;
     /** How long an unlock or an extension is re-sent after failures: about twice the command timeout. */
     final long retryNanos;
     /** How long an unlock's latch answers a re-sent unlock. */
@@ -55,7 +61,8 @@ final class LockContext {
     private volatile boolean timerStopped;
 
     LockContext(Topology topology, Timer timer, LongSupplier clock, long watchdogLeaseMillis,
-            long commandTimeoutMillis) {
+            long commandTimeoutMillis, HaspListener listener) {
+        this.events = listener == null ? null : new LockEvents(listener, this);
         this.topology = topology;
         this.redis = topology.commands();
         this.timer = timer;
@@ -65,12 +72,15 @@ final class LockContext {
         this.latchMillis = 4 * commandTimeoutMillis + 1_000;
         LockWaiters lockWaiters = new LockWaiters(topology.pubSub(), timer, LINGER_MILLIS);
         this.waiters = lockWaiters;
-        this.holds = new HoldRegistry(hold -> holdLost(lockWaiters, hold));
+        this.holds = new HoldRegistry(hold -> {
+            lostHolds.increment();
+            holdLost(lockWaiters, hold);
+        }, events);
         // One renewal call per server and kind (on a cluster: per master, whatever the slots of its locks).
         this.renewer = new LeaseRenewer(holds, timer, clock, watchdogLeaseMillis, RENEWAL_BATCH,
                 (kind, names, owners, lease) -> topology.send(new RenewBatch(kind, names, owners, lease,
                         topology.replicaAcks().enabled() ? unconfirmed : null)),
-                topology::batchGroup);
+                topology::batchGroup, events);
         this.latches = new LatchSweeper(redis, timer);
     }
 

@@ -1,5 +1,6 @@
 package io.hasp.internal.lock;
 
+import io.hasp.HaspListener;
 import io.hasp.RedisCommands;
 import io.hasp.internal.Futures;
 import io.hasp.internal.topology.Topology;
@@ -43,11 +44,25 @@ public final class LockService implements AutoCloseable {
      */
     public LockService(String clientId, Topology topology, Timer timer, Duration watchdogLease,
             Duration timerTick, Duration commandTimeout) {
-        this(clientId, topology, timer, watchdogLease, timerTick, commandTimeout, System::nanoTime);
+        this(clientId, topology, timer, watchdogLease, timerTick, commandTimeout, (HaspListener) null);
+    }
+
+    /**
+     * Like {@link #LockService(String, Topology, Timer, Duration, Duration, Duration)}, telling {@code listener}
+     * (unless null) of lock events and master changes.
+     */
+    public LockService(String clientId, Topology topology, Timer timer, Duration watchdogLease,
+            Duration timerTick, Duration commandTimeout, HaspListener listener) {
+        this(clientId, topology, timer, watchdogLease, timerTick, commandTimeout, System::nanoTime, listener);
     }
 
     LockService(String clientId, Topology topology, Timer timer, Duration watchdogLease,
             Duration timerTick, Duration commandTimeout, LongSupplier clock) {
+        this(clientId, topology, timer, watchdogLease, timerTick, commandTimeout, clock, null);
+    }
+
+    LockService(String clientId, Topology topology, Timer timer, Duration watchdogLease,
+            Duration timerTick, Duration commandTimeout, LongSupplier clock, HaspListener listener) {
         LockArguments.name("clientId", clientId);
         LockArguments.notNull("topology", topology);
         LockArguments.notNull("timer", timer);
@@ -56,10 +71,13 @@ public final class LockService implements AutoCloseable {
         long timeoutMillis = LockArguments.positiveMillis("commandTimeout", commandTimeout, 1);
         this.clientId = clientId;
         this.commandTimeoutMillis = timeoutMillis;
-        this.context = new LockContext(topology, timer, clock, watchdogLeaseMillis, timeoutMillis);
+        this.context = new LockContext(topology, timer, clock, watchdogLeaseMillis, timeoutMillis, listener);
         // A master changed (failover, switch, moved slot): check every watchdog hold now, so that one the
         // new master lacks ends LOST at once rather than at the next pass, a third of a lease later.
         topology.onMastersMoved(context.renewer::renewAfter);
+        if (context.events != null) {
+            topology.onMastersMoved(context.events::topologyChanged);
+        }
     }
 
     /** This client's id, the first half of every owner field. */
@@ -103,6 +121,11 @@ public final class LockService implements AutoCloseable {
     /** Number of holds this client currently tracks (watchdog and explicit lease), of every kind. */
     public int heldLocks() {
         return context.holds.size();
+    }
+
+    /** Holds of this client that ended lost or expired, before their unlock, since it started. */
+    public long lostHolds() {
+        return context.lostHolds.sum();
     }
 
     /**
@@ -195,7 +218,9 @@ public final class LockService implements AutoCloseable {
      */
     public CompletableFuture<Boolean> tryAcquire(LockKind kind, String name, LockOwner owner, long leaseMillis,
             long waitNanos) {
-        return acquisition(kind, name, owner, leaseMillis, waitNanos).start();
+        Acquisition acquisition = acquisition(kind, name, owner, leaseMillis, waitNanos);
+        LockEvents events = context.events;
+        return events == null ? acquisition.start() : events.acquisition(kind, name, acquisition::start);
     }
 
     /**
@@ -203,7 +228,9 @@ public final class LockService implements AutoCloseable {
      * lock is held (it never completes with "not acquired"); cancelling it cancels the acquisition.
      */
     CompletableFuture<Void> acquireUntilHeld(LockKind kind, String name, LockOwner owner, long leaseMillis) {
-        return acquisition(kind, name, owner, leaseMillis, -1).startLocking();
+        Acquisition acquisition = acquisition(kind, name, owner, leaseMillis, -1);
+        LockEvents events = context.events;
+        return events == null ? acquisition.startLocking() : events.acquisition(kind, name, acquisition::startLocking);
     }
 
     private Acquisition acquisition(LockKind kind, String name, LockOwner owner, long leaseMillis, long waitNanos) {
@@ -235,7 +262,8 @@ public final class LockService implements AutoCloseable {
         LockArguments.notNull("kind", kind);
         LockArguments.name("name", name);
         LockArguments.notNull("owner", owner);
-        return Unlock.start(context, kind, name, owner);
+        CompletableFuture<Void> unlock = Unlock.start(context, kind, name, owner);
+        return context.events == null ? unlock : context.events.followUnlock(kind, name, unlock);
     }
 
     /**

@@ -2,17 +2,25 @@ package io.hasp.spring.boot;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
+import io.hasp.HaspListener;
 import io.hasp.ReplicaAcks;
 import io.hasp.spring.LockedConfiguration;
+import io.hasp.micrometer.HaspMetrics;
 import io.hasp.spring.integration.HaspLockRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 /**
  * hasp in a Spring Boot application: one {@link HaspClient} built from
@@ -21,7 +29,9 @@ import org.springframework.context.annotation.Import;
  * its own {@code HaspClient} bean. {@link io.hasp.annotation.Locked} on the application's beans
  * ({@link LockedConfiguration}); with Spring Boot's health support, {@link HaspHealthIndicator}
  * as {@code haspHealthIndicator}; with Spring Integration, a {@link HaspLockRegistry} as
- * {@code haspLockRegistry}.
+ * {@code haspLockRegistry}; with Micrometer, {@link HaspMetrics} as the client's listener
+ * ({@code haspMetrics}), bound to the application's meter registry. A {@link HaspListener} bean of the
+ * application's own becomes the client's listener instead.
  */
 @AutoConfiguration
 @EnableConfigurationProperties({HaspProperties.class, RedisServerProperties.class})
@@ -31,8 +41,10 @@ public class HaspAutoConfiguration {
     /** The client, unless the application defines one. */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public HaspClient haspClient(RedisServerProperties redis, HaspProperties hasp) {
-        return HaspClient.create(config(redis, hasp));
+    public HaspClient haspClient(RedisServerProperties redis, HaspProperties hasp, ObjectProvider<HaspListener> listener) {
+        HaspConfig config = config(redis, hasp);
+        HaspListener one = listener.getIfUnique();
+        return HaspClient.create(one == null ? config : config.toBuilder().listener(one).build());
     }
 
     /**
@@ -165,6 +177,36 @@ public class HaspAutoConfiguration {
             HaspProperties.LockRegistry registry = hasp.getLockRegistry();
             return registry.getExpireAfter() == null ? new HaspLockRegistry(client, registry.getKey())
                     : new HaspLockRegistry(client, registry.getKey(), registry.getExpireAfter());
+        }
+    }
+
+    /**
+     * hasp's meters, where the application has Micrometer: {@link HaspMetrics} as the client's listener, tagged
+     * with {@code spring.application.name} (or {@code hasp}), observing acquisitions where an
+     * {@code ObservationRegistry} bean exists, bound to the application's {@code MeterRegistry} and watching
+     * the client once the context is up. None when the application defines a {@link HaspListener}.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
+    static class MetricsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(HaspListener.class)
+        HaspMetrics haspMetrics(Environment environment, ObjectProvider<ObservationRegistry> observations) {
+            HaspMetrics.Builder metrics = HaspMetrics.builder()
+                    .clientName(environment.getProperty("spring.application.name", "hasp"));
+            observations.ifUnique(metrics::observations);
+            return metrics.build();
+        }
+
+        @Bean
+        @ConditionalOnBean(HaspMetrics.class)
+        SmartInitializingSingleton haspMetricsBinding(HaspMetrics metrics, HaspClient client,
+                ObjectProvider<MeterRegistry> registry) {
+            return () -> {
+                registry.ifUnique(metrics::bindTo);
+                metrics.watch(client);
+            };
         }
     }
 

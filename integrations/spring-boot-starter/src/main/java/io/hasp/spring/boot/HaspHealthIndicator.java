@@ -10,8 +10,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
  * Up when the hasp client's server answers {@code PING} within the command timeout, down
- * otherwise (with the error); the details name the server (password hidden) and the holds the
- * client tracks. A check never blocks past the command timeout.
+ * otherwise (with the error); the details name the server (password hidden), the holds the
+ * client tracks and the holds it lost before their unlock since it started ({@code lostHolds}). A check never blocks past the command timeout.
  */
 public class HaspHealthIndicator implements HealthIndicator {
 
@@ -39,6 +39,7 @@ public class HaspHealthIndicator implements HealthIndicator {
         }
         return health.withDetail("server", client.config().redactedUri())
                 .withDetail("heldLocks", client.heldLocks())
+                .withDetail("lostHolds", client.lostHolds())
                 .build();
     }
 }

@@ -1,0 +1,280 @@
+package io.hasp.micrometer;
+
+import io.hasp.HaspClient;
+import io.hasp.HaspListener;
+import io.hasp.lock.HoldEnd;
+import io.hasp.lock.HoldLostException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A {@link HaspClient}'s meters, made from the events it tells its {@link HaspListener}: set it as the client's
+ * listener, bind it to a {@link MeterRegistry}, and tell it the client for the gauge of holds.
+ *
+ * <pre>{@code
+ * HaspMetrics metrics = HaspMetrics.builder().clientName("orders").build();
+ * HaspClient client = HaspClient.create(HaspConfig.builder().uri(uri).listener(metrics).build());
+ * metrics.bindTo(registry);
+ * metrics.watch(client);
+ * }</pre>
+ *
+ * <p>The meters, all tagged {@code client} (the name given, default {@code hasp}); the lock meters also
+ * {@code kind} ({@code reentrant}, {@code fair}, {@code fenced}, {@code read}, {@code write}):
+ * <ul>
+ *   <li>{@code hasp.lock.acquire} (timer, with a percentile histogram): each acquisition's wait, tagged
+ *       {@code outcome}: {@code acquired}, {@code timeout} (its wait time passed), {@code cancelled}
+ *       (interrupted or cancelled) or {@code failed};</li>
+ *   <li>{@code hasp.lock.held} (timer): each hold, from its grant to its end, tagged {@code end}:
+ *       {@code released}, {@code lost} or {@code expired};</li>
+ *   <li>{@code hasp.lock.lost} (counter): holds that ended before their unlock, tagged {@code cause}: {@code lost}
+ *       (the key was gone: deleted, flushed, lost in a failover) or {@code expired} (a lease time ran out);</li>
+ *   <li>{@code hasp.lock.unlock.errors} (counter): unlocks that failed, tagged {@code error}: {@code not_held},
+ *       {@code hold_lost} or {@code redis};</li>
+ *   <li>{@code hasp.lock.renewals} (timer): the watchdog's renewal calls, and {@code hasp.lock.renewed.holds}
+ *       (counter) the holds they renewed;</li>
+ *   <li>{@code hasp.locks.held} (gauge): the holds the watched client has now;</li>
+ *   <li>{@code hasp.connection.losses} and {@code hasp.connection.reconnects} (counters), and
+ *       {@code hasp.topology.changes} (counter): master switches and new slot maps.</li>
+ * </ul>
+ *
+ * <p>Lock names are not tags by default: an application with a name per order or per user would make a meter
+ * per name. {@link Builder#lockNames} opts in for a bounded set: those names are tagged {@code lock=<name>}, every
+ * other name {@code lock=other}. With {@link Builder#observations} each acquisition is also an
+ * {@link Observation} named {@code hasp.lock.acquire}, with {@code kind} and {@code outcome} as low-cardinality
+ * keys and the lock's name as a high-cardinality one (on the span, never on a meter).
+ *
+ * <p>Events that come before {@link #bindTo} are not counted. Thread-safe; the listener's methods are quick and
+ * never block.
+ */
+public final class HaspMetrics implements HaspListener, MeterBinder {
+
+    private final String clientName;
+    private final Predicate<String> lockNames;   // null: no lock tag
+    private final ObservationRegistry observations;
+    private volatile Meters meters;
+    private volatile HaspClient client;
+
+    private HaspMetrics(Builder builder) {
+        this.clientName = builder.clientName;
+        this.lockNames = builder.lockNames;
+        this.observations = builder.observations;
+    }
+
+    /** @return a builder with the defaults: client name {@code hasp}, no lock-name tag, no observations */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Registers the meters on {@code registry}; from now on events are counted there. */
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        Objects.requireNonNull(registry, "registry");
+        Tags client = Tags.of("client", clientName);
+        Gauge.builder("hasp.locks.held", this, metrics -> {
+            HaspClient watched = metrics.client;
+            return watched == null ? Double.NaN : watched.heldLocks();
+        }).tags(client).description("holds the client has now").register(registry);
+        meters = new Meters(registry, client);
+    }
+
+    /**
+     * Tells the gauge {@code hasp.locks.held} which client to read (it reads {@code NaN} until then).
+     *
+     * @param client the client whose listener this is
+     */
+    public void watch(HaspClient client) {
+        this.client = Objects.requireNonNull(client, "client");
+    }
+
+    private Tags lockTags(String kind, String lock) {
+        Tags tags = Tags.of("kind", kind);
+        return lockNames == null ? tags : tags.and("lock", lockNames.test(lock) ? lock : "other");
+    }
+
+    @Override
+    public Object acquireStarted(String kind, String lock) {
+        if (observations == null) {
+            return null;
+        }
+        return Observation.createNotStarted("hasp.lock.acquire", observations)
+                .contextualName("lock " + kind)
+                .lowCardinalityKeyValue("kind", kind)
+                .lowCardinalityKeyValue("client", clientName)
+                .highCardinalityKeyValue("lock", lock)
+                .start();
+    }
+
+    @Override
+    public void acquired(String kind, String lock, long waitNanos, Object started) {
+        record(kind, lock, waitNanos, "acquired");
+        if (started instanceof Observation observation) {
+            observation.lowCardinalityKeyValue("outcome", "acquired").stop();
+        }
+    }
+
+    @Override
+    public void acquireFailed(String kind, String lock, long waitNanos, Throwable cause, Object started) {
+        String outcome = cause == null ? "timeout"
+                : cause instanceof CancellationException || cause instanceof InterruptedException ? "cancelled" : "failed";
+        record(kind, lock, waitNanos, outcome);
+        if (started instanceof Observation observation) {
+            if (cause != null) {
+                observation.error(cause);
+            }
+            observation.lowCardinalityKeyValue("outcome", outcome).stop();
+        }
+    }
+
+    private void record(String kind, String lock, long waitNanos, String outcome) {
+        Meters m = meters;
+        if (m != null) {
+            m.acquire.withTags(lockTags(kind, lock).and("outcome", outcome)).record(waitNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    @Override
+    public void holdEnded(String kind, String lock, HoldEnd how, long heldNanos) {
+        Meters m = meters;
+        if (m == null) {
+            return;
+        }
+        String end = how.name().toLowerCase(Locale.ROOT);
+        Tags tags = lockTags(kind, lock);
+        m.held.withTags(tags.and("end", end)).record(heldNanos, TimeUnit.NANOSECONDS);
+        if (how == HoldEnd.LOST || how == HoldEnd.EXPIRED) {
+            m.lost.withTags(tags.and("cause", end)).increment();
+        }
+    }
+
+    @Override
+    public void unlockFailed(String kind, String lock, Throwable cause) {
+        Meters m = meters;
+        if (m != null) {
+            String error = cause instanceof HoldLostException ? "hold_lost"
+                    : cause instanceof IllegalMonitorStateException ? "not_held" : "redis";
+            m.unlockErrors.withTags(lockTags(kind, lock).and("error", error)).increment();
+        }
+    }
+
+    @Override
+    public void renewed(int holds, int lost, long nanos) {
+        Meters m = meters;
+        if (m != null) {
+            m.renewals.record(nanos, TimeUnit.NANOSECONDS);
+            m.renewedHolds.increment(holds - lost);
+        }
+    }
+
+    @Override
+    public void connectionChanged(String connection, boolean up) {
+        Meters m = meters;
+        if (m != null) {
+            (up ? m.reconnects : m.losses).increment();
+        }
+    }
+
+    @Override
+    public void topologyChanged(String change) {
+        Meters m = meters;
+        if (m != null) {
+            m.topologyChanges.increment();
+        }
+    }
+
+    /** The meters of one registry; the tagged ones are looked up per event through their providers. */
+    private static final class Meters {
+        final Meter.MeterProvider<Timer> acquire;
+        final Meter.MeterProvider<Timer> held;
+        final Meter.MeterProvider<Counter> lost;
+        final Meter.MeterProvider<Counter> unlockErrors;
+        final Timer renewals;
+        final Counter renewedHolds;
+        final Counter losses;
+        final Counter reconnects;
+        final Counter topologyChanges;
+
+        Meters(MeterRegistry registry, Tags client) {
+            acquire = Timer.builder("hasp.lock.acquire").tags(client).publishPercentileHistogram()
+                    .description("an acquisition's wait, from its start to the grant or to its end without the lock")
+                    .withRegistry(registry);
+            held = Timer.builder("hasp.lock.held").tags(client)
+                    .description("a hold, from its grant to its end").withRegistry(registry);
+            lost = Counter.builder("hasp.lock.lost").tags(client)
+                    .description("holds that ended before their unlock").withRegistry(registry);
+            unlockErrors = Counter.builder("hasp.lock.unlock.errors").tags(client)
+                    .description("unlocks that failed").withRegistry(registry);
+            renewals = Timer.builder("hasp.lock.renewals").tags(client)
+                    .description("the watchdog's renewal calls").register(registry);
+            renewedHolds = Counter.builder("hasp.lock.renewed.holds").tags(client)
+                    .description("holds the watchdog renewed").register(registry);
+            losses = Counter.builder("hasp.connection.losses").tags(client)
+                    .description("connections to Redis lost").register(registry);
+            reconnects = Counter.builder("hasp.connection.reconnects").tags(client)
+                    .description("connections to Redis made again after a loss").register(registry);
+            topologyChanges = Counter.builder("hasp.topology.changes").tags(client)
+                    .description("master switches and new slot maps the client learnt of").register(registry);
+        }
+    }
+
+    /** Builds {@link HaspMetrics}; not thread-safe. */
+    public static final class Builder {
+        private String clientName = "hasp";
+        private Predicate<String> lockNames;
+        private ObservationRegistry observations;
+
+        private Builder() {
+        }
+
+        /**
+         * @param name the value of every meter's {@code client} tag, e.g. the service's name (default {@code hasp})
+         * @return this builder
+         */
+        public Builder clientName(String name) {
+            if (name == null || name.isEmpty()) {
+                throw new IllegalArgumentException("clientName: " + (name == null ? "null" : "empty")
+                        + " (expected: the client tag's value)");
+            }
+            this.clientName = name;
+            return this;
+        }
+
+        /**
+         * Tags the lock meters with {@code lock}: the lock's name where {@code names} accepts it, {@code other}
+         * elsewhere. Keep the accepted names few (each is a meter per tag combination).
+         *
+         * @param names which lock names to tag by name, e.g. {@code Set.of("nightly-report")::contains}
+         * @return this builder
+         */
+        public Builder lockNames(Predicate<String> names) {
+            this.lockNames = Objects.requireNonNull(names, "names");
+            return this;
+        }
+
+        /**
+         * @param registry where each acquisition is observed as {@code hasp.lock.acquire} (for tracing), or null
+         *     for none (the default)
+         * @return this builder
+         */
+        public Builder observations(ObservationRegistry registry) {
+            this.observations = registry;
+            return this;
+        }
+
+        /** @return the meters, to set as a client's listener and bind to a registry */
+        public HaspMetrics build() {
+            return new HaspMetrics(this);
+        }
+    }
+}

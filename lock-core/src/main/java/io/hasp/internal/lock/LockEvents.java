@@ -1,0 +1,117 @@
+package io.hasp.internal.lock;
+
+import io.hasp.HaspListener;
+import io.hasp.internal.Futures;
+import io.hasp.lock.HoldEnd;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The lock engine's events, told to the application's {@link HaspListener}: each call guarded, so that a
+ * listener that throws is logged and changes nothing. The engine holds one only when a listener is set
+ * (else null, and no event costs anything but that null check). Thread-safe.
+ */
+final class LockEvents {
+
+    private static final Logger log = LoggerFactory.getLogger(LockEvents.class);
+
+    private final HaspListener listener;
+    private final LockContext context;
+    /** When each hold of this client that has not ended yet began (the hold records keep no such time). */
+    private final ConcurrentHashMap<Hold, Long> began = new ConcurrentHashMap<>();
+
+    LockEvents(HaspListener listener, LockContext context) {
+        this.listener = listener;
+        this.context = context;
+    }
+
+    /** The kind's name in events: its own name, without the replica-acknowledgement wrapper. */
+    static String kindName(LockKind kind) {
+        return kind instanceof ConfirmedKind confirmed ? confirmed.base().toString() : kind.toString();
+    }
+
+    /**
+     * Tells of an acquisition that begins now, and of how it ends once {@code start} has started it and its result
+     * completes; returns that result.
+     */
+    <T> CompletableFuture<T> acquisition(LockKind kind, String name, Supplier<CompletableFuture<T>> start) {
+        long startNanos = context.nanoTime();
+        Object started = null;
+        try {
+            started = listener.acquireStarted(kindName(kind), name);
+        } catch (RuntimeException e) {
+            complain("acquireStarted", e);
+        }
+        Object token = started;
+        CompletableFuture<T> result = start.get();
+        result.whenComplete((value, error) -> {
+            long waited = context.nanoTime() - startNanos;
+            try {
+                if (error == null && !Boolean.FALSE.equals(value)) {
+                    listener.acquired(kindName(kind), name, waited, token);
+                } else {
+                    listener.acquireFailed(kindName(kind), name, waited, error == null ? null : Futures.unwrap(error),
+                            token);
+                }
+            } catch (RuntimeException e) {
+                complain("acquired/acquireFailed", e);
+            }
+        });
+        return result;
+    }
+
+    /** A hold began with a grant sent at {@code grantedNanos}. */
+    void holdBegan(Hold hold, long grantedNanos) {
+        began.put(hold, grantedNanos);
+    }
+
+    /** A hold ended. */
+    void holdEnded(Hold hold, HoldEnd how) {
+        Long granted = began.remove(hold);
+        long held = granted == null ? 0 : context.nanoTime() - granted;
+        try {
+            listener.holdEnded(kindName(hold.kind), hold.name, how, held);
+        } catch (RuntimeException e) {
+            complain("holdEnded", e);
+        }
+    }
+
+    /** Tells an unlock's failure, once {@code unlock} completes. */
+    CompletableFuture<Void> followUnlock(LockKind kind, String name, CompletableFuture<Void> unlock) {
+        unlock.whenComplete((ok, error) -> {
+            if (error != null) {
+                try {
+                    listener.unlockFailed(kindName(kind), name, Futures.unwrap(error));
+                } catch (RuntimeException e) {
+                    complain("unlockFailed", e);
+                }
+            }
+        });
+        return unlock;
+    }
+
+    /** The client learnt of a change of masters, {@code change} in words. */
+    void topologyChanged(String change) {
+        try {
+            listener.topologyChanged(change);
+        } catch (RuntimeException e) {
+            complain("topologyChanged", e);
+        }
+    }
+
+    /** A renewal call for {@code holds} holds answered after {@code nanos}, {@code lost} of them gone. */
+    void renewed(int holds, int lost, long nanos) {
+        try {
+            listener.renewed(holds, lost, nanos);
+        } catch (RuntimeException e) {
+            complain("renewed", e);
+        }
+    }
+
+    private static void complain(String event, RuntimeException e) {
+        log.warn("the HaspListener's {} threw; hasp goes on as if it had returned", event, e);
+    }
+}
