@@ -180,6 +180,10 @@ public final class Demo {
                     if (words.length > 2) {
                         busyMillis.set(index, Long.parseLong(words[2]));
                     }
+                } else if (words[0].equals("meters") && words.length == 7) {
+                    System.out.printf("  [worker %d] meters (hasp-micrometer): %s acquisitions, wait p50 %s us, p99 %s us;"
+                            + " %s holds ended, %s lost; %s watchdog renewal calls%n", index, words[1], words[2], words[3],
+                            words[4], words[5], words[6]);
                 } else {
                     System.out.println("  [worker " + index + "] " + line);
                 }

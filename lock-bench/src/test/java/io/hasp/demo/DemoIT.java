@@ -41,6 +41,8 @@ class DemoIT {
         assertTrue(output.contains("4 workers in 2 JVM processes"), output);
         assertTrue(output.contains("demo-it:counter = 200  (+200, expected +200)  exact"), output);
         assertTrue(output.contains("progress: 200 / 200 increments (100%)"), output);
+        assertTrue(output.matches("(?s).*\\[worker 0\\] meters \\(hasp-micrometer\\): 100 acquisitions, wait p50 \\d+ us, p99 \\d+ us;"
+                + " 100 holds ended, 0 lost; \\d+ watchdog renewal calls.*"), output);
     }
 
     @Test
