@@ -13,17 +13,13 @@ import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.integration.support.locks.DefaultLockRegistry;
 import org.springframework.integration.support.locks.LockRegistry;
 
@@ -49,38 +45,9 @@ class LockRegistryAutoConfigurationIT {
         }
     }
 
-    /** Hides Spring Integration from the application, as if it were not on the class path. */
-    private static final class WithoutSpringIntegration extends ClassLoader {
-
-        WithoutSpringIntegration() {
-            super(LockRegistryAutoConfigurationIT.class.getClassLoader());
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (name.startsWith("org.springframework.integration.")) {
-                throw new ClassNotFoundException(name + " (hidden by the test)");
-            }
-            return super.loadClass(name, resolve);
-        }
-    }
-
-    private static ConfigurableApplicationContext run(Class<?> app, ClassLoader loader, RedisServer redis,
-            String... properties) {
-        List<String> all = new ArrayList<>(List.of("spring.main.banner-mode=off",
-                "spring.data.redis.port=" + redis.port()));
-        all.addAll(List.of(properties));
-        SpringApplicationBuilder builder = new SpringApplicationBuilder(app).web(WebApplicationType.NONE)
-                .properties(all.toArray(new String[0]));
-        if (loader != null) {
-            builder.resourceLoader(new DefaultResourceLoader(loader));
-        }
-        return builder.run();
-    }
-
     @Test
     void withSpringIntegrationTheRegistryLocksOnTheStartersClient(RedisServer redis) throws Exception {
-        try (ConfigurableApplicationContext context = run(App.class, null, redis, "hasp.lock-registry.key=orders")) {
+        try (ConfigurableApplicationContext context = StarterApps.run(App.class, null, redis, "hasp.lock-registry.key=orders")) {
             LockRegistry<?> registry = context.getBean(LockRegistry.class);
             HaspLockRegistry hasp = assertInstanceOf(HaspLockRegistry.class, registry);
             assertSame(hasp, context.getBean("haspLockRegistry"));
@@ -98,7 +65,7 @@ class LockRegistryAutoConfigurationIT {
 
     @Test
     void expireAfterGivesTheRegistrysLocksATimeToLive(RedisServer redis) throws Exception {
-        try (ConfigurableApplicationContext context = run(App.class, null, redis,
+        try (ConfigurableApplicationContext context = StarterApps.run(App.class, null, redis,
                 "hasp.lock-registry.expire-after=45s")) {
             HaspLockRegistry registry = context.getBean(HaspLockRegistry.class);
             assertEquals("lock-registry", registry.registryKey());
@@ -114,7 +81,8 @@ class LockRegistryAutoConfigurationIT {
 
     @Test
     void withoutSpringIntegrationThereIsNoRegistry(RedisServer redis) {
-        try (ConfigurableApplicationContext context = run(App.class, new WithoutSpringIntegration(), redis)) {
+        try (ConfigurableApplicationContext context = StarterApps.run(App.class,
+                new StarterApps.Hiding("org.springframework.integration."), redis)) {
             assertTrue(context.getBeansOfType(HaspClient.class).size() == 1, "the client is still made");
             assertFalse(context.containsBean("haspLockRegistry"));
         }
@@ -123,7 +91,7 @@ class LockRegistryAutoConfigurationIT {
     @Test
     void aBadValueStopsTheStartupNamingTheProperty(RedisServer redis) {
         for (String bad : List.of("hasp.lock-registry.expire-after=1ms", "hasp.lock-registry.key= ")) {
-            RuntimeException failure = assertThrows(RuntimeException.class, () -> run(App.class, null, redis, bad).close());
+            RuntimeException failure = assertThrows(RuntimeException.class, () -> StarterApps.run(App.class, null, redis, bad).close());
             StringBuilder causes = new StringBuilder();
             for (Throwable t = failure; t != null; t = t.getCause()) {
                 causes.append(t.getMessage()).append('\n');
@@ -136,7 +104,7 @@ class LockRegistryAutoConfigurationIT {
 
     @Test
     void anApplicationsOwnRegistryIsKept(RedisServer redis) {
-        try (ConfigurableApplicationContext context = run(OwnRegistryApp.class, null, redis)) {
+        try (ConfigurableApplicationContext context = StarterApps.run(OwnRegistryApp.class, null, redis)) {
             assertFalse(context.containsBean("haspLockRegistry"));
             assertInstanceOf(DefaultLockRegistry.class, context.getBean(LockRegistry.class));
         }

@@ -16,20 +16,15 @@ import io.hasp.testing.RedisServerExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.io.DefaultResourceLoader;
 
 /**
  * The starter's meters: with Micrometer and a meter registry, {@link HaspMetrics} is the client's listener,
@@ -65,38 +60,9 @@ class MetricsAutoConfigurationIT {
         }
     }
 
-    /** Hides Micrometer from the application, as if it were not on the class path. */
-    private static final class WithoutMicrometer extends ClassLoader {
-
-        WithoutMicrometer() {
-            super(MetricsAutoConfigurationIT.class.getClassLoader());
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (name.startsWith("io.micrometer.")) {
-                throw new ClassNotFoundException(name + " (hidden by the test)");
-            }
-            return super.loadClass(name, resolve);
-        }
-    }
-
-    private static ConfigurableApplicationContext run(Class<?> app, ClassLoader loader, RedisServer redis,
-            String... properties) {
-        List<String> all = new ArrayList<>(List.of("spring.main.banner-mode=off",
-                "spring.data.redis.port=" + redis.port()));
-        all.addAll(List.of(properties));
-        SpringApplicationBuilder builder = new SpringApplicationBuilder(app).web(WebApplicationType.NONE)
-                .properties(all.toArray(new String[0]));
-        if (loader != null) {
-            builder.resourceLoader(new DefaultResourceLoader(loader));
-        }
-        return builder.run();
-    }
-
     @Test
     void withMicrometerTheClientsLocksAreMeteredInTheApplicationsRegistry(RedisServer redis) throws Exception {
-        try (ConfigurableApplicationContext context = run(App.class, null, redis, "spring.application.name=orders",
+        try (ConfigurableApplicationContext context = StarterApps.run(App.class, null, redis, "spring.application.name=orders",
                 "hasp.watchdog-lease=1s")) {
             HaspClient client = context.getBean(HaspClient.class);
             HaspMetrics metrics = context.getBean(HaspMetrics.class);
@@ -123,7 +89,7 @@ class MetricsAutoConfigurationIT {
 
     @Test
     void anApplicationsOwnListenerTakesThePlaceOfTheMeters(RedisServer redis) {
-        try (ConfigurableApplicationContext context = run(OwnListenerApp.class, null, redis)) {
+        try (ConfigurableApplicationContext context = StarterApps.run(OwnListenerApp.class, null, redis)) {
             assertFalse(context.containsBean("haspMetrics"));
             HaspClient client = context.getBean(HaspClient.class);
             assertSame(context.getBean("myListener"), client.config().listener());
@@ -136,7 +102,8 @@ class MetricsAutoConfigurationIT {
 
     @Test
     void withoutMicrometerThereAreNoMetersAndTheClientWorks(RedisServer redis) {
-        try (ConfigurableApplicationContext context = run(PlainApp.class, new WithoutMicrometer(), redis)) {
+        try (ConfigurableApplicationContext context = StarterApps.run(PlainApp.class,
+                new StarterApps.Hiding("io.micrometer."), redis)) {
             assertFalse(context.containsBean("haspMetrics"));
             HaspClient client = context.getBean(HaspClient.class);
             assertEquals(null, client.config().listener());
