@@ -286,6 +286,16 @@ public final class HaspClient implements AutoCloseable {
         return locks.unconfirmedRenewals();
     }
 
+    /**
+     * How many commands the client has sent or queued and not had answered yet, on every server it
+     * talks to (lock scripts, renewals, and the application's own {@link #commands()}; subscriptions are
+     * not counted). A queue that grows means the server or the network cannot keep up. A snapshot that
+     * counts nothing per command; for monitoring.
+     */
+    public int commandsInFlight() {
+        return topology.commandsInFlight();
+    }
+
     /** @return whether {@link #close()} was called */
     public boolean isClosed() {
         return closed;

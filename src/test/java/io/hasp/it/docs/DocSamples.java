@@ -197,7 +197,7 @@ public final class DocSamples {
         HaspMetrics metrics = HaspMetrics.builder().clientName("orders").build();   // every meter's client tag
         HaspClient client = HaspClient.create(HaspConfig.builder().uri(uri).listener(metrics).build());
         metrics.bindTo(registry);      // hasp.lock.acquire, hasp.lock.held, hasp.lock.lost, hasp.lock.renewals, ...
-        metrics.watch(client);         // the gauge hasp.locks.held reads this client's holds
+        metrics.watch(client);         // the gauges hasp.locks.held and hasp.commands.in.flight read this client
         // end-sample: micrometer
         try (client) {
             HaspLock lock = client.getLock("orders:42");

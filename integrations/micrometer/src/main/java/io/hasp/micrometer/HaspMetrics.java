@@ -21,7 +21,7 @@ import java.util.function.Predicate;
 
 /**
  * A {@link HaspClient}'s meters, made from the events it tells its {@link HaspListener}: set it as the client's
- * listener, bind it to a {@link MeterRegistry}, and tell it the client for the gauge of holds.
+ * listener, bind it to a {@link MeterRegistry}, and tell it the client for the gauges of holds and commands.
  *
  * <pre>{@code
  * HaspMetrics metrics = HaspMetrics.builder().clientName("orders").build();
@@ -45,6 +45,9 @@ import java.util.function.Predicate;
  *   <li>{@code hasp.lock.renewals} (timer): the watchdog's renewal calls, and {@code hasp.lock.renewed.holds}
  *       (counter) the holds they renewed;</li>
  *   <li>{@code hasp.locks.held} (gauge): the holds the watched client has now;</li>
+ *   <li>{@code hasp.commands.in.flight} (gauge): the commands the watched client has sent or queued and not had
+ *       answered yet ({@link HaspClient#commandsInFlight()}); a count that climbs means Redis or the network
+ *       does not keep up;</li>
  *   <li>{@code hasp.connection.losses} and {@code hasp.connection.reconnects} (counters), and
  *       {@code hasp.topology.changes} (counter): master switches and new slot maps.</li>
  * </ul>
@@ -86,11 +89,16 @@ public final class HaspMetrics implements HaspListener, MeterBinder {
             HaspClient watched = metrics.client;
             return watched == null ? Double.NaN : watched.heldLocks();
         }).tags(client).description("holds the client has now").register(registry);
+        Gauge.builder("hasp.commands.in.flight", this, metrics -> {
+            HaspClient watched = metrics.client;
+            return watched == null ? Double.NaN : watched.commandsInFlight();
+        }).tags(client).description("commands sent or queued and not answered yet").register(registry);
         meters = new Meters(registry, client);
     }
 
     /**
-     * Tells the gauge {@code hasp.locks.held} which client to read (it reads {@code NaN} until then).
+     * Tells the gauges {@code hasp.locks.held} and {@code hasp.commands.in.flight} which client to read (they
+     * read {@code NaN} until then).
      *
      * @param client the client whose listener this is
      */

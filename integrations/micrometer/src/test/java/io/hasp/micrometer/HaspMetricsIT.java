@@ -18,6 +18,7 @@ import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
 import io.hasp.testing.TcpProxy;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -27,6 +28,7 @@ import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -40,7 +42,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * hasp's meters against a real server: waits of a contended lock, holds and their ends, a lost hold counted once
- * with its cause, failed unlocks, renewals, reconnects, the gauge of holds, lock names as tags only when asked,
+ * with its cause, failed unlocks, renewals, reconnects, the gauges of holds and of commands in flight, lock names as tags only when asked,
  * nothing recorded without the binder, the names an operator queries in a Prometheus scrape, and an
  * observation per acquisition with the lock's name on it.
  */
@@ -104,6 +106,29 @@ class HaspMetricsIT {
         assertTrue(Conditions.await(SLACK, () -> count(registry, "hasp.lock.held", "end", "released") == 2));
         assertEquals(0.0, registry.get("hasp.locks.held").gauge().value());
         assertNull(registry.find("hasp.lock.acquire").tagKeys("lock").timer(), "no lock name as a tag by default");
+    }
+
+    @Test
+    void theGaugeOfCommandsInFlightCountsWhatTheServerHasNotAnsweredYet() throws Exception {
+        Gauge inFlight = registry.get("hasp.commands.in.flight").tag("client", "orders").gauge();
+        assertTrue(Conditions.await(SLACK, () -> inFlight.value() == 0.0), "nothing in flight on an idle client");
+        List<HaspLock> locks = List.of(client.getLock(name + ":1"), client.getLock(name + ":2"), client.getLock(name + ":3"));
+        List<CompletableFuture<Void>> acquires = new ArrayList<>();
+        probe.call("CLIENT", "PAUSE", "30000", "WRITE");   // the lock scripts wait; the probe's reads do not
+        try {
+            for (HaspLock lock : locks) {
+                acquires.add(lock.lockAsync(lock.owner(1)));
+            }
+            assertTrue(Conditions.await(SLACK, () -> inFlight.value() >= 3.0),
+                    "the three acquisitions are in flight: " + inFlight.value());
+        } finally {
+            probe.call("CLIENT", "UNPAUSE");
+        }
+        for (int i = 0; i < locks.size(); i++) {
+            acquires.get(i).get(10, TimeUnit.SECONDS);
+            locks.get(i).unlockAsync(locks.get(i).owner(1)).get(10, TimeUnit.SECONDS);
+        }
+        assertTrue(Conditions.await(SLACK, () -> inFlight.value() == 0.0), "every reply arrived: " + inFlight.value());
     }
 
     @Test
@@ -205,7 +230,8 @@ class HaspMetricsIT {
                 "hasp_lock_held_seconds_count{client=\"orders\",end=\"released\",kind=\"reentrant\"}",
                 "hasp_lock_lost_total{cause=\"lost\",client=\"orders\",kind=\"reentrant\"} 1.0",
                 "hasp_lock_unlock_errors_total{client=\"orders\",error=\"hold_lost\",kind=\"reentrant\"} 1.0",
-                "hasp_locks_held{client=\"orders\"} 0.0", "hasp_lock_renewals_seconds_count{client=\"orders\"}",
+                "hasp_locks_held{client=\"orders\"} 0.0", "hasp_commands_in_flight{client=\"orders\"} 0.0",
+                "hasp_lock_renewals_seconds_count{client=\"orders\"}",
                 "hasp_connection_reconnects_total{client=\"orders\"} 0.0", "hasp_topology_changes_total{client=\"orders\"} 0.0")) {
             assertTrue(scrape.contains(series), "the scrape has " + series + ":\n" + scrape);
         }

@@ -119,6 +119,11 @@ public final class ClusterTopology implements Topology {
 
     /** None: a cluster's commands take the nodes' event-loop connections. */
     @Override
+    public int commandsInFlight() {
+        return nodes.commandsInFlight();
+    }
+
+    @Override
     public ReplicaAcks replicaAcks() {
         return config.replicaAcks();
     }

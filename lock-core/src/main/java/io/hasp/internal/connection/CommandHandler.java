@@ -113,6 +113,12 @@ final class CommandHandler extends ByteToMessageDecoder {
         super.channelRead(ctx, msg);
     }
 
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        connection.countHeld();   // once per read, not per reply
+        super.channelReadComplete(ctx);
+    }
+
     /**
      * Whether the connection looks dead: its oldest command in flight has been overdue for
      * {@code graceNanos} and not a byte has arrived since its deadline (a half-open TCP

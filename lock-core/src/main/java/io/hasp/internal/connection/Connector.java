@@ -173,6 +173,19 @@ public final class Connector {
         return result;
     }
 
+    /**
+     * The failure of a first connect that ran out of time.
+     *
+     * @param who the connection, for the message
+     * @param lastCause why its last attempt failed
+     * @param attempts how many attempts it made
+     */
+    RedisConnectionException cannotConnect(Object who, Throwable lastCause, int attempts) {
+        return new RedisConnectionException(who + ": cannot connect to " + config.redactedUri()
+                + " within the connect timeout of " + config.connectTimeout().toMillis() + " ms: " + attempts
+                + " attempt(s), the last failed with: " + lastCause.getMessage(), lastCause);
+    }
+
     private RedisConnectionException cannotResolve(Endpoint to, Throwable cause) {
         String why = cause instanceof TimeoutException
                 ? "no answer from the host name lookup within the connect timeout of "

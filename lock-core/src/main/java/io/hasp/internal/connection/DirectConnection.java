@@ -119,6 +119,12 @@ final class DirectConnection implements AutoCloseable {
         return true;
     }
 
+    /** @return whether a call (or the handshake) runs on this connection now; a snapshot */
+    boolean inCall() {
+        long current = deadline.get();
+        return current != IDLE && current != EXPIRED;
+    }
+
     /** @return whether {@link #expire} closed the connection under a call */
     boolean timedOut() {
         return deadline.get() == EXPIRED;

@@ -324,6 +324,17 @@ public final class DirectConnections {
         return count.get();
     }
 
+    /** @return how many commands run on direct connections now, each waiting for its reply; a snapshot */
+    public int commandsInFlight() {
+        int calls = 0;
+        for (DirectConnection connection : open) {
+            if (connection.inCall()) {
+                calls++;
+            }
+        }
+        return calls;
+    }
+
     /** @return how many commands were run on direct connections since the client started */
     public long calls() {
         return calls.sum();

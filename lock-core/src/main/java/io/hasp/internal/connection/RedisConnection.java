@@ -11,7 +11,6 @@ import io.netty.channel.EventLoop;
 import io.netty.util.Timer;
 import io.netty.util.internal.PlatformDependent;
 import java.net.InetSocketAddress;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -56,13 +55,14 @@ public final class RedisConnection {
     private final SweepSchedule sweeps;
 
     // Event loop only.
-    private final ArrayDeque<Command<?>> waiting = new ArrayDeque<>();
+    private final ParkedCommands waiting = new ParkedCommands();
     private Channel channel;
     private CommandHandler handler;
     private CommandHandler handshaking;
     private boolean everConnected;
     private long startDeadlineNanos;   // while start() runs: its connect deadline; 0 afterwards
 
+    private volatile int heldOnLoop;   // commands the event loop holds (waiting, written), for commandsInFlight()
     private volatile boolean ready;
     private volatile boolean closed;
     private volatile InetSocketAddress remoteAddress;
@@ -105,6 +105,20 @@ public final class RedisConnection {
         return channel;
     }
 
+    /**
+     * How many commands this connection took and has not answered yet: queued, waiting for the connection,
+     * or written and waiting for their reply. A snapshot from any thread, as of the event loop's last turn
+     * here; costs nothing per command. For monitoring.
+     */
+    public int commandsInFlight() {
+        return queue.size() + heldOnLoop;
+    }
+
+    /** Event loop: counts the commands it holds now, for {@link #commandsInFlight()}. */
+    void countHeld() {
+        heldOnLoop = waiting.size() + (handler == null ? 0 : handler.inFlight());
+    }
+
     /** @return whether the connection is connected and past its handshake (a snapshot) */
     public boolean isReady() {
         return ready;
@@ -145,7 +159,7 @@ public final class RedisConnection {
             startDeadlineNanos = deadlineNanos;
             watchdog.firstConnect(deadlineNanos,
                     cause -> closed || cause instanceof RedisAuthException || cause instanceof RedisProtocolException,
-                    this::cannotConnect).whenComplete((ok, failure) -> {
+                    (last, attempts) -> connector.cannotConnect(this, last, attempts)).whenComplete((ok, failure) -> {
                         startDeadlineNanos = 0;
                         if (failure == null) {
                             started.complete(null);
@@ -155,13 +169,6 @@ public final class RedisConnection {
                     });
         }, started);
         return started;
-    }
-
-    private RedisConnectionException cannotConnect(Throwable lastCause, int attempts) {
-        HaspConfig config = connector.config();
-        return new RedisConnectionException(this + ": cannot connect to " + config.redactedUri()
-                + " within the connect timeout of " + config.connectTimeout().toMillis() + " ms: " + attempts
-                + " attempt(s), the last failed with: " + lastCause.getMessage(), lastCause);
     }
 
     private CompletableFuture<Void> connectOnce() {
@@ -222,6 +229,7 @@ public final class RedisConnection {
         handler = null;
         ready = false;
         lost.failAll(new RedisConnectionException(this + ": connection lost"));
+        countHeld();
         tellListeners(false, false);
         if (!closed) {
             log.info("{}: connection lost, reconnecting", this);
@@ -301,10 +309,8 @@ public final class RedisConnection {
         if (handshaking != null) {
             handshaking.expire(now, timeoutMillis);
         }
-        Command<?> head;
-        while ((head = waiting.peekFirst()) != null && (head.isDone() || head.expired(now))) {
-            waiting.pollFirst().expireUnsent(timeoutMillis);
-        }
+        waiting.expire(now, timeoutMillis);
+        countHeld();
         if ((handler != null && handler.inFlight() > 0) || (handshaking != null && handshaking.inFlight() > 0)
                 || !waiting.isEmpty()) {
             ensureSweep();
@@ -336,15 +342,8 @@ public final class RedisConnection {
     private void drain() {
         drainScheduled.set(false);
         if (!ready) {
-            Command<?> command;
-            while ((command = queue.poll()) != null) {
-                if (!command.isDone()) {
-                    waiting.add(command);
-                }
-            }
-            while (!waiting.isEmpty() && waiting.peekFirst().isDone()) {
-                waiting.pollFirst();
-            }
+            waiting.takeAll(queue);
+            countHeld();
             if (!waiting.isEmpty()) {
                 ensureSweep();
             }
@@ -355,10 +354,11 @@ public final class RedisConnection {
         // this drain started with, and check afterwards whether it is still the current one.
         CommandHandler current = handler;
         if (!waiting.isEmpty()) {
-            current.writeAll(waiting);
+            current.writeAll(waiting.queue());
         }
         current.writeAll(queue);
         current.flush();
+        countHeld();
         if (handler != current) {
             // Lost during the flush: whatever the retired handler still holds fails like the rest
             // of its in-flight commands. Commands queued meanwhile scheduled their own drain,
@@ -402,11 +402,11 @@ public final class RedisConnection {
             watchdog.stop();
             ready = false;
             RedisClosedException failure = closedException();
-            failWaiting(failure);
-            Channel ch = channel;
             if (handler != null) {
                 handler.failAll(failure);
             }
+            failWaiting(failure);
+            Channel ch = channel;
             if (ch == null) {
                 done.complete(null);
             } else {
@@ -483,9 +483,8 @@ public final class RedisConnection {
         while ((command = queue.poll()) != null) {
             command.fail(cause);
         }
-        while ((command = waiting.poll()) != null) {
-            command.fail(cause);
-        }
+        waiting.failAll(cause);
+        countHeld();
     }
 
     private RedisClosedException closedException() {

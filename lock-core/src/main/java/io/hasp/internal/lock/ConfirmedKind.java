@@ -152,6 +152,7 @@ final class ConfirmedKind implements LockKind {
         @Override public CompletableFuture<String> send(KeyBatch batch) { return base.send(batch); }
         @Override public void onMastersMoved(Consumer<String> listener) { base.onMastersMoved(listener); }
         @Override public boolean knownDown(String key) { return base.knownDown(key); }
+        @Override public int commandsInFlight() { return base.commandsInFlight(); }
         @Override public DirectConnections direct() { return null; }
         @Override public CompletableFuture<Void> start() { return base.start(); }
         @Override public CompletableFuture<Void> close() { return base.close(); }

@@ -137,6 +137,12 @@ public final class SentinelTopology implements Topology {
     }
 
     /** None: blocking lock calls take the multiplexed connections, which follow the master. */
+    /** The master's commands and those to the data nodes (replica checks); not the questions to the sentinels. */
+    @Override
+    public int commandsInFlight() {
+        return server.commandsInFlight() + dataNodes.commandsInFlight();
+    }
+
     @Override
     public ReplicaAcks replicaAcks() {
         return config.replicaAcks();

@@ -99,6 +99,15 @@ public final class NodeConnections {
         return known.commands();
     }
 
+    /** How many commands the nodes' connections hold now, sent or queued and not answered; a snapshot. */
+    public int commandsInFlight() {
+        int n = 0;
+        for (Node node : nodes.values()) {
+            n += node.connection().commandsInFlight();
+        }
+        return n;
+    }
+
     /** The nodes this client has a connection to (up or down) now. */
     public Set<NodeAddress> known() {
         return Set.copyOf(nodes.keySet());

@@ -137,6 +137,16 @@ public final class SingleServer implements Topology {
         return direct;
     }
 
+    /** The commands of the pool's connections and of the direct calls; those of the pub/sub connection are not counted. */
+    @Override
+    public int commandsInFlight() {
+        int n = direct == null ? 0 : direct.commandsInFlight();
+        for (RedisConnection connection : pool.connections()) {
+            n += connection.commandsInFlight();
+        }
+        return n;
+    }
+
     /** Its multiplexed connections: the pool's, then the pub/sub connection. */
     public List<RedisConnection> connections() {
         List<RedisConnection> all = new ArrayList<>(pool.connections());

@@ -22,6 +22,7 @@ import java.util.function.Consumer;
  *   <li>{@link #batchGroup} and {@link #send(KeyBatch)}: how the watchdog's batches over many locks are
  *       grouped and sent (one call per server);</li>
  *   <li>{@link #knownDown}: whether a command on a key would only wait for a reconnect now;</li>
+ *   <li>{@link #commandsInFlight()}: how many commands its connections hold now;</li>
  *   <li>{@link #onMastersMoved}: telling the engine that holds may have moved with a master;</li>
  *   <li>{@link #start()} and {@link #close()}: connecting (and upkeep, such as topology refreshes), and
  *       stopping all of it.</li>
@@ -98,6 +99,13 @@ public interface Topology {
      * @return {@code null} when this topology has none (a cluster, TLS, a Unix socket, or turned off)
      */
     DirectConnections direct();
+
+    /**
+     * How many commands the client's command connections hold now, sent or queued and not answered yet,
+     * on every server of the topology (direct calls included; subscriptions are not commands). A snapshot
+     * read from the connections, which count nothing per command; for monitoring.
+     */
+    int commandsInFlight();
 
     /**
      * Connects: completes once the topology can serve commands and subscriptions; fails with the reason
