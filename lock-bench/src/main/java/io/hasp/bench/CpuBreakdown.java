@@ -1,6 +1,7 @@
 package io.hasp.bench;
 
 import io.hasp.HaspClient;
+import io.hasp.HaspConfig;
 import io.hasp.testing.CommandStats;
 import io.hasp.testing.RedisServer;
 import io.lettuce.core.RedisClient;
@@ -25,7 +26,9 @@ import org.redisson.api.RedissonClient;
  * whose cores are shared by client and server, CPU per pair is what bounds throughput.
  *
  * <p>Run: {@code java -cp lock-bench/target/benchmarks.jar io.hasp.bench.CpuBreakdown hasp 8 [seconds] [redis://host:port]}
- * (library {@code hasp} or {@code redisson}; without a URI it starts a private redis-server).
+ * (library {@code hasp} or {@code redisson}; without a URI it starts a private redis-server). With
+ * {@code -Dhasp.directConnections=0} hasp's blocking calls go through its event loop, many callers' commands
+ * sharing one connection, instead of each on a direct connection of its own.
  */
 public final class CpuBreakdown {
 
@@ -59,7 +62,10 @@ public final class CpuBreakdown {
     }
 
     static String run(String uri, String library, int threads, int seconds) throws Exception {
-        HaspClient hasp = library.equals("hasp") ? HaspClient.create(uri) : null;
+        // -Dhasp.directConnections=0 sends blocking calls through the event loop instead of direct connections
+        Integer direct = Integer.getInteger("hasp.directConnections");
+        HaspClient hasp = !library.equals("hasp") ? null : direct == null ? HaspClient.create(uri)
+                : HaspClient.create(HaspConfig.builder().uri(uri).directConnections(direct).build());
         RedissonClient redisson = library.equals("redisson") ? Peers.redisson(uri) : null;
         if (hasp == null && redisson == null) {
             throw new IllegalArgumentException("library: " + library + " (expected: hasp or redisson)");

@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
  * The server's ceiling for the benchmarks' unit of work: {@code redis-benchmark} sending EVALSHA of the
  * lock's acquire script (the same arguments as the raw EVALSHA rows) from {@value #CLIENTS} connections
  * with {@value #PIPELINE} commands pipelined on each. What a client library reaches is then a fraction of
- * what the server can do at all on this machine. That ceiling is the acquire script's cheapest path (a
- * holder re-acquiring its lock: two Redis calls inside the script); a lock+unlock pair asks more of the
+ * what the server can do at all on this machine. That ceiling is the acquire script's path for a holder
+ * re-acquiring its lock (three Redis calls inside the script); a lock+unlock pair asks more of the
  * server (a new hash, its deletion, the unlock message, the unlock latch), so the pair's own ceiling is
  * measured too ({@link #measurePairs}), with both scripts in one call.
  *
@@ -154,7 +154,13 @@ public final class ServerCeiling {
         return run(executable, host, port, arguments, shown);
     }
 
-    private static Result run(Path executable, String host, int port, List<String> arguments, String shown) {
+    /**
+     * Runs redis-benchmark against {@code host:port} with {@code arguments} (which include {@code --csv}) and
+     * reads the rate of its one test.
+     *
+     * @param shown how the measurement was made, for the report
+     */
+    static Result run(Path executable, String host, int port, List<String> arguments, String shown) {
         List<String> command = new ArrayList<>(List.of(executable.toString(), "-h", host, "-p", Integer.toString(port)));
         command.addAll(arguments);
         try {
@@ -182,14 +188,14 @@ public final class ServerCeiling {
      */
     static Result parse(String command, String csv) {
         for (String line : csv.split("\\R")) {
-            if (line.startsWith("\"EVALSHA")) {
+            if (line.startsWith("\"") && !line.startsWith("\"test\"")) {
                 String[] cells = line.split("\",\"");
                 if (cells.length > 1) {
                     return new Result(command, Double.parseDouble(cells[1].replace("\"", "")), "");
                 }
             }
         }
-        return new Result(command, 0, "no EVALSHA row in redis-benchmark's output: " + csv.strip());
+        return new Result(command, 0, "no result row in redis-benchmark's output: " + csv.strip());
     }
 
     private static String tail(byte[] output) {

@@ -75,8 +75,8 @@ final class FairKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
-            long leaseMillis, long latchMillis) {
+    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner,
+            String latch, boolean resent, long leaseMillis, long latchMillis) {
         return FairScripts.unlock(topology, this, name, owner.field(), latch, leaseMillis, latchMillis);
     }
 

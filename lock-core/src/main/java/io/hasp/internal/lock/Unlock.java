@@ -77,6 +77,7 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
     }
 
     private void send() {
+        boolean resent = sent;
         if (!sent) {
             sent = true;
             firstSentNanos = context.nanoTime();
@@ -84,7 +85,7 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         }
         CompletableFuture<ReleaseOutcome> reply;
         try {
-            reply = release();
+            reply = release(resent);
         } catch (RuntimeException e) {
             // Not sent. (Not Futures.sent: its lambda costs an allocation per unlock.)
             reply = CompletableFuture.failedFuture(e);
@@ -92,14 +93,17 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         Futures.whenDone(reply, this);
     }
 
-    /** Sends the release, handing the lock over when a waiter here was claimed for it. */
-    private CompletableFuture<ReleaseOutcome> release() {
+    /**
+     * Sends the release, handing the lock over when a waiter here was claimed for it; {@code resent} when an
+     * earlier send of this request may have run.
+     */
+    private CompletableFuture<ReleaseOutcome> release(boolean resent) {
         if (handOver == null) {
-            return kind.release(context.topology, name, owner, latch, leaseMillis, context.latchMillis);
+            return kind.release(context.topology, name, owner, latch, resent, leaseMillis, context.latchMillis);
         }
         Successor next = handOver.successor();
-        return kind.releaseTo(context.topology, name, owner, latch, leaseMillis, context.latchMillis, next.owner(),
-                next.leaseMillis());
+        return kind.releaseTo(context.topology, name, owner, latch, resent, leaseMillis, context.latchMillis,
+                next.owner(), next.leaseMillis());
     }
 
     /**

@@ -15,11 +15,19 @@
 --          grant of one hold would let the caller's inner unlock free the lock under its outer code;
 --          otherwise the lock's remaining time to live in milliseconds (PTTL; -1 when the holder set
 --          no expiry).
+--
+-- Server work on the common path, a free lock taken: EXISTS, HSET, PEXPIRE.
+
+if redis.call('exists', KEYS[1]) == 0 then
+    if tonumber(ARGV[3]) > 1 then
+        return redis.status_reply('LOST')
+    end
+    redis.call('hset', KEYS[1], ARGV[2], 1)
+    redis.call('pexpire', KEYS[1], ARGV[1])
+    return nil
+end
 
 local held = redis.call('hget', KEYS[1], ARGV[2])
-if not held and tonumber(ARGV[3]) > 1 then
-    return redis.status_reply('LOST')
-end
 if held then
     if tonumber(held) < tonumber(ARGV[3]) then
         redis.call('hincrby', KEYS[1], ARGV[2], 1)
@@ -27,11 +35,8 @@ if held then
     redis.call('pexpire', KEYS[1], ARGV[1])
     return nil
 end
-
-if redis.call('exists', KEYS[1]) == 0 then
-    redis.call('hincrby', KEYS[1], ARGV[2], 1)
-    redis.call('pexpire', KEYS[1], ARGV[1])
-    return nil
+if tonumber(ARGV[3]) > 1 then
+    return redis.status_reply('LOST')
 end
 
 return redis.call('pttl', KEYS[1])

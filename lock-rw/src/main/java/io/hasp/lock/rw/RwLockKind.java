@@ -67,8 +67,8 @@ final class RwLockKind implements LockKind {
 
     /** Runs the mode's unlock script: not held, still held, ended (others hold the lock) or freed. */
     @Override
-    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
-            long leaseMillis, long latchMillis) {
+    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner,
+            String latch, boolean resent, long leaseMillis, long latchMillis) {
         return unlock(topology, name, owner, latch, latchMillis, 0);
     }
 

@@ -1,0 +1,160 @@
+package io.hasp.bench;
+
+import io.hasp.testing.RedisProbe;
+import io.hasp.testing.RedisServer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Where the server's time goes in one safe lock+unlock pair, taken apart on the server alone: redis-benchmark
+ * ({@value ServerCeiling#CLIENTS} connections, {@value ServerCeiling#PIPELINE} pipelined on each, a new lock
+ * per call) sends variants of {@link LockPairScriptText}'s script, the rounds taking turns, and this prints
+ * each variant's median rate and what one call costs the server's thread:
+ * <ul>
+ *   <li>an empty script with the pair's keys and arguments: the fixed cost of one script call;</li>
+ *   <li>the pair: lock-core's acquire and unlock scripts, unchanged, in one call;</li>
+ *   <li>the pair with its unlock latch deleted in the same call (as a client's latch sweeper deletes it soon
+ *       after), without the latch's write, and without the unlock message: what each costs (the last two are
+ *       unsafe, measured only to weigh their part);</li>
+ *   <li>on Redis 7, the pair as a function ({@code FCALL}) instead of a script.</li>
+ * </ul>
+ * A client sends a pair as two script calls, so the server's floor for a pair is the pair's cost plus one
+ * more script call.
+ *
+ * <p>Run: {@code java -cp lock-bench/target/benchmarks.jar io.hasp.bench.PairFloor [rounds] [requests]}
+ * (defaults 3 and 300000; it starts its own redis-server, {@code REDIS_SERVER} picks the binary as for the
+ * tests). Not a JMH benchmark.
+ */
+public final class PairFloor {
+
+    private static final String LATCH_WRITE = "redis.call('set', KEYS[3], 1, 'px', ARGV[4])\n";
+    private static final String PUBLISH = "redis.call(ARGV[5], KEYS[2], ARGV[1])\n";
+    private static final String FUNCTION = "hasp_floor_pair";
+
+    private PairFloor() {
+    }
+
+    /** One thing sent: a script (by its SHA1) or a function (by its name). */
+    private record Variant(String name, String command, String target) {
+    }
+
+    /**
+     * Command line: {@code [rounds] [requests]}.
+     *
+     * @param args the arguments
+     */
+    public static void main(String[] args) {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+        long requests = args.length > 1 ? Long.parseLong(args[1]) : 300_000;
+        try (RedisServer server = RedisServer.start(); RedisProbe probe = RedisProbe.connect(server.port())) {
+            Path tool = ServerCeiling.findRedisBenchmark(server.binary())
+                    .orElseThrow(() -> new IllegalStateException("redis-benchmark is not on the PATH"));
+            List<Variant> variants = variants(probe, server.majorVersion());
+            Map<String, List<Double>> rates = new LinkedHashMap<>();
+            for (int round = 1; round <= rounds; round++) {
+                for (Variant variant : variants) {
+                    probe.call("FLUSHALL");   // every variant starts from an empty server
+                    ServerCeiling.Result result = measure(tool, server, variant, requests);
+                    if (!result.measured()) {
+                        throw new IllegalStateException(variant.name() + ": " + result.detail());
+                    }
+                    rates.computeIfAbsent(variant.name(), k -> new ArrayList<>()).add(result.requestsPerSecond());
+                    System.out.printf(Locale.ROOT, "round %d, %s: %,.0f calls/s%n", round, variant.name(),
+                            result.requestsPerSecond());
+                }
+            }
+            System.out.println(report(rates, server.version(), rounds, requests));
+        }
+    }
+
+    private static List<Variant> variants(RedisProbe probe, int majorVersion) {
+        String pair = LockPairScriptText.text();
+        List<Variant> variants = new ArrayList<>(List.of(
+                new Variant("empty script", "EVALSHA", load(probe, "return 1\n")),
+                new Variant("pair", "EVALSHA", load(probe, pair)),
+                new Variant("pair, its latch deleted at once", "EVALSHA", load(probe, replaced(pair, LATCH_WRITE,
+                        LATCH_WRITE + "redis.call('del', KEYS[3])\n"))),
+                new Variant("pair without the latch write", "EVALSHA", load(probe, without(pair, LATCH_WRITE))),
+                new Variant("pair without the unlock message", "EVALSHA", load(probe, without(pair, PUBLISH)))));
+        if (majorVersion >= 7) {
+            probe.call("FUNCTION", "LOAD", "REPLACE", "#!lua name=hasp_floor\nlocal function pair(KEYS, ARGV)\n" + pair
+                    + "end\nredis.register_function('" + FUNCTION + "', pair)\n");
+            variants.add(new Variant("pair as a function (FCALL)", "FCALL", FUNCTION));
+        }
+        return variants;
+    }
+
+    private static String load(RedisProbe probe, String lua) {
+        return (String) probe.call("SCRIPT", "LOAD", lua);
+    }
+
+    /** {@code text} without the one line {@code line}; fails when the scripts no longer have it. */
+    private static String without(String text, String line) {
+        return replaced(text, line, "");
+    }
+
+    /** {@code text} with its one line {@code line} replaced; fails when the scripts no longer have it. */
+    private static String replaced(String text, String line, String replacement) {
+        int at = text.indexOf(line);
+        if (at < 0 || text.indexOf(line, at + 1) >= 0) {
+            throw new IllegalStateException("unlock.lua no longer has exactly one line " + line.strip());
+        }
+        return text.substring(0, at) + replacement + text.substring(at + line.length());
+    }
+
+    private static ServerCeiling.Result measure(Path tool, RedisServer server, Variant variant, long requests) {
+        List<String> arguments = new ArrayList<>(List.of("-c", Integer.toString(ServerCeiling.CLIENTS), "-P",
+                Integer.toString(ServerCeiling.PIPELINE), "-n", Long.toString(requests), "-r",
+                Long.toString(ServerCeiling.KEY_SPACE), "--csv", variant.command(), variant.target(), "3"));
+        arguments.addAll(LockPairScriptText.KEYS);
+        arguments.addAll(List.of(AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER, LockPairScriptText.LATCH_MILLIS));
+        return ServerCeiling.run(tool, server.host(), server.port(), arguments, variant.name());
+    }
+
+    private static double median(List<Double> values) {
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    private static String report(Map<String, List<Double>> rates, String version, int rounds, long requests) {
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "%nredis %s, redis-benchmark -c %d -P %d -n %d -r %d, %d rounds taking turns"
+                + " (median, then every round)%n%n", version, ServerCeiling.CLIENTS, ServerCeiling.PIPELINE, requests,
+                ServerCeiling.KEY_SPACE, rounds));
+        out.append("| sent | calls/s | us of the server per call | rounds |\n|---|---:|---:|---|\n");
+        Map<String, Double> micros = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Double>> entry : rates.entrySet()) {
+            double rate = median(entry.getValue());
+            micros.put(entry.getKey(), 1e6 / rate);
+            StringBuilder each = new StringBuilder();
+            for (double value : entry.getValue()) {
+                each.append(each.length() == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%,.0f", value));
+            }
+            out.append(String.format(Locale.ROOT, "| %s | %,.0f | %.2f | %s |%n", entry.getKey(), rate, 1e6 / rate, each));
+        }
+        double empty = micros.get("empty script");
+        double pair = micros.get("pair");
+        out.append(String.format(Locale.ROOT, "%nA pair as a client sends it, two script calls: %.2f us (the pair's %.2f"
+                + " and one more script call's %.2f), at most %,.0f pairs/s.%n", pair + empty, pair, empty,
+                1e6 / (pair + empty)));
+        double noLatch = micros.get("pair without the latch write");
+        out.append(String.format(Locale.ROOT, "The latch: %.2f us of the pair as measured, its key living on for the latch's"
+                + " life; %.2f us written and deleted at once (a client's latch sweeper deletes it within a timer tick)."
+                + " The unlock message: %.2f us. The fixed cost of the two script calls: %.2f us (%.0f%% of the pair as"
+                + " sent).%n", pair - noLatch, micros.get("pair, its latch deleted at once") - noLatch,
+                pair - micros.get("pair without the unlock message"), 2 * empty, 100 * 2 * empty / (pair + empty)));
+        Double function = micros.get("pair as a function (FCALL)");
+        if (function != null) {
+            out.append(String.format(Locale.ROOT, "As a function: %.2f us per pair against %.2f as a script (%.2fx).%n",
+                    function, pair, pair / function));
+        }
+        return out.toString();
+    }
+}
