@@ -77,7 +77,7 @@ final class FairKind implements LockKind {
     @Override
     public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner,
             String latch, boolean resent, long leaseMillis, long latchMillis) {
-        return FairScripts.unlock(topology, this, name, owner.field(), latch, leaseMillis, latchMillis);
+        return FairScripts.unlock(topology, this, name, owner.field(), latch, resent, leaseMillis, latchMillis);
     }
 
     @Override

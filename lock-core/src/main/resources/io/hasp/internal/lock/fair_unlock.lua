@@ -4,19 +4,25 @@
 -- KEYS[6]  this request's unlock latch, "redisson_unlock_latch:{<name>}:<requestId>" (see unlock.lua)
 -- ARGV[5]  lease in milliseconds to set when the owner still holds the lock afterwards
 -- ARGV[6]  how long the latch lives, in milliseconds
+-- ARGV[7]  '1' when an earlier send of this request may have run (a re-send), '0' on its first send,
+--          which cannot find an outcome of its own and does not read the latch
 --
 -- Returns  nil when the owner does not hold the lock (nothing changed); 0 when the owner still holds it;
 --          1 when the lock was freed (the head of the queue woken).
 
 local latch = KEYS[6]
-local earlier = redis.call('get', latch)
-if earlier then
-    return tonumber(earlier)
+if ARGV[7] == '1' then
+    local earlier = redis.call('get', latch)
+    if earlier then
+        return tonumber(earlier)
+    end
 end
-if redis.call('hexists', lock, owner) == 0 then
+local count = redis.call('hget', lock, owner)
+if not count then
     return nil
 end
-if redis.call('hincrby', lock, owner, -1) > 0 then
+if tonumber(count) > 1 then
+    redis.call('hincrby', lock, owner, -1)
     redis.call('pexpire', lock, ARGV[5])
     redis.call('set', latch, 0, 'px', ARGV[6])
     return 0

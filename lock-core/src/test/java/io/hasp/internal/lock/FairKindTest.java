@@ -86,6 +86,23 @@ class FairKindTest {
     }
 
     @Test
+    void aResentUnlockAnswersWhatItsFirstSendDidAndNeverFreesALaterHold() {
+        String latch = "latch:" + name;
+        assertTrue(acquire(holder).acquired());
+        assertTrue(acquire(KIND, holder, 2).acquired());
+        assertEquals(ReleaseOutcome.STILL_HELD, KIND.release(topology, name, holder, latch, false, LEASE, 60_000).join());
+        assertEquals(ReleaseOutcome.STILL_HELD, KIND.release(topology, name, holder, latch, true, LEASE, 60_000).join(),
+                "the first send's outcome, from its latch");
+        assertEquals("1", probe.call("HGET", name, holder.field()), "one hold given back, not two");
+
+        String last = "latch:last:" + name;
+        assertEquals(ReleaseOutcome.FREED, KIND.release(topology, name, holder, last, false, LEASE, 60_000).join());
+        assertTrue(acquire(holder).acquired());
+        assertEquals(ReleaseOutcome.FREED, KIND.release(topology, name, holder, last, true, LEASE, 60_000).join());
+        assertEquals("1", probe.call("HGET", name, holder.field()), "the later hold stays");
+    }
+
+    @Test
     void waitersStandInLineAndTheLockGoesToTheHeadOnly() {
         assertTrue(acquire(holder).acquired());
         assertFalse(acquire(first).acquired());
