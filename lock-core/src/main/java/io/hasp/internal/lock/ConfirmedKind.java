@@ -74,9 +74,9 @@ final class ConfirmedKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner,
-            String latch, boolean resent, long leaseMillis, long latchMillis) {
-        return base.release(confirming(topology), name, owner, latch, resent, leaseMillis, latchMillis);
+    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis) {
+        return base.release(confirming(topology), name, owner, latch, leaseMillis, latchMillis);
     }
 
     @Override

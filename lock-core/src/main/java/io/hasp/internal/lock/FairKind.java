@@ -75,9 +75,9 @@ final class FairKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner,
-            String latch, boolean resent, long leaseMillis, long latchMillis) {
-        return FairScripts.unlock(topology, this, name, owner.field(), latch, resent, leaseMillis, latchMillis);
+    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis) {
+        return FairScripts.unlock(topology, this, name, owner.field(), latch, leaseMillis, latchMillis);
     }
 
     @Override

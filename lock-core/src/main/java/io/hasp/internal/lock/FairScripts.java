@@ -45,14 +45,11 @@ final class FairScripts {
                 args(topology, kind, owner, Boxes.of(leaseMillis), (long) targetCount, waits ? "1" : "0"));
     }
 
-    /**
-     * Gives back one hold of {@code owner}, recording the outcome in {@code latch}, which only a {@code resent}
-     * request reads first; see {@code fair_unlock.lua}.
-     */
+    /** Gives back one hold of {@code owner}, recording the outcome in {@code latch}; see {@code fair_unlock.lua}. */
     static CompletableFuture<ReleaseOutcome> unlock(Topology topology, FairKind kind, String name, String owner,
-            String latch, boolean resent, long leaseMillis, long latchMillis) {
+            String latch, long leaseMillis, long latchMillis) {
         return topology.commands().evalsha(UNLOCK, UNLOCK_REPLY, keys(name, latch),
-                args(topology, kind, owner, Boxes.of(leaseMillis), Boxes.of(latchMillis), resent ? "1" : "0"));
+                args(topology, kind, owner, Boxes.of(leaseMillis), Boxes.of(latchMillis)));
     }
 
     /** Undoes the grant that made {@code targetCount} holds, if it took effect, and takes {@code owner} out of line. */

@@ -33,9 +33,9 @@ final class FencedKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner,
-            String latch, boolean resent, long leaseMillis, long latchMillis) {
-        return LOCK.release(topology, name, owner, latch, resent, leaseMillis, latchMillis);
+    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis) {
+        return LOCK.release(topology, name, owner, latch, leaseMillis, latchMillis);
     }
 
     @Override

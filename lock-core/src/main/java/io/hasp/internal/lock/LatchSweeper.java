@@ -8,11 +8,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes the unlock latches of confirmed unlocks in batches: one {@code DEL} of up to
- * {@link #BATCH} keys per timer tick instead of one command per unlock. A latch only answers a
- * re-sent unlock; once its unlock is confirmed nothing reads it again, so deleting it a tick later
- * changes nothing but the server's memory for that tick, and a latch this sweeper never deletes
- * (a failed {@code DEL}, a closed client) still expires on its own after the unlock's latch time.
+ * Deletes the unlock latches of unlocks confirmed on their one send in batches: one {@code DEL} of up
+ * to {@link #BATCH} keys per timer tick instead of one command per unlock. A latch answers another
+ * send of the same unlock request; once a request sent only once is confirmed nothing reads its latch
+ * again, so deleting it a tick later changes nothing but the server's memory for that tick. The latch
+ * of a request sent more than once is not given here ({@code Unlock}): its earlier send may still be on
+ * its way on another connection. A latch this sweeper never deletes (a failed {@code DEL}, a closed
+ * client) expires on its own after the unlock's latch time.
  *
  * <p>Batched keys lie in different hash slots: like the watchdog's batched renewal, this assumes a
  * standalone server (or a proxy that splits multi-key commands). Thread-safe.

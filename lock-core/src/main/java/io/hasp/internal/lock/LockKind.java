@@ -86,17 +86,15 @@ public interface LockKind {
      * Gives back one hold of {@code owner} on lock {@code name}, recording the outcome in the key
      * {@code latch} ({@link #unlockLatchPrefix unlockLatchPrefix(name)} and a request id, the same
      * for every send of one request) for {@code latchMillis} so that the same request sent again
-     * answers the same; when the owner keeps holds, their lease becomes {@code leaseMillis}. {@code resent}
-     * is false on a request's first send, which no earlier send can have recorded an outcome for (a kind
-     * may then skip reading the latch), and true on every later one.
+     * answers the same; when the owner keeps holds, their lease becomes {@code leaseMillis}.
      *
      * @return a future of {@link ReleaseOutcome#NOT_HELD} when the owner did not hold it (the service
      *     then fails the unlock with {@link IllegalMonitorStateException}), {@link ReleaseOutcome#STILL_HELD}
      *     when the owner still holds it with one hold fewer, {@link ReleaseOutcome#ENDED} or
      *     {@link ReleaseOutcome#FREED} when the owner's hold ended (others still holding the lock, or not)
      */
-    CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner,
-            String latch, boolean resent, long leaseMillis, long latchMillis);
+    CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis);
 
     /**
      * Whether this kind can hand a lock straight from one owner to a waiting owner of the same
@@ -115,9 +113,8 @@ public interface LockKind {
      * @return a future of what {@link #release} answers, except that {@link ReleaseOutcome#HANDED_OVER}
      *     replaces {@link ReleaseOutcome#FREED} when the lock went to {@code successor}
      */
-    default CompletableFuture<ReleaseOutcome> releaseTo(Topology topology, String name, LockOwner owner,
-            String latch, boolean resent, long leaseMillis, long latchMillis, LockOwner successor,
-            long successorLeaseMillis) {
+    default CompletableFuture<ReleaseOutcome> releaseTo(Topology topology, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
         throw new UnsupportedOperationException(this + " locks are not handed over");
     }
 

@@ -30,9 +30,9 @@ final class ReentrantKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner,
-            String latch, boolean resent, long leaseMillis, long latchMillis) {
-        return UnlockScript.run(topology, name, owner.field(), latch, resent, leaseMillis, latchMillis);
+    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis) {
+        return UnlockScript.run(topology, name, owner.field(), latch, leaseMillis, latchMillis);
     }
 
     @Override
@@ -41,10 +41,9 @@ final class ReentrantKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<ReleaseOutcome> releaseTo(Topology topology, String name, LockOwner owner,
-            String latch, boolean resent, long leaseMillis, long latchMillis, LockOwner successor,
-            long successorLeaseMillis) {
-        return UnlockScript.runHandingOver(topology, name, owner.field(), latch, resent, leaseMillis, latchMillis,
+    public CompletableFuture<ReleaseOutcome> releaseTo(Topology topology, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
+        return UnlockScript.runHandingOver(topology, name, owner.field(), latch, leaseMillis, latchMillis,
                 successor.field(), successorLeaseMillis);
     }
 

@@ -77,7 +77,6 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
     }
 
     private void send() {
-        boolean resent = sent;
         if (!sent) {
             sent = true;
             firstSentNanos = context.nanoTime();
@@ -85,7 +84,7 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         }
         CompletableFuture<ReleaseOutcome> reply;
         try {
-            reply = release(resent);
+            reply = release();
         } catch (RuntimeException e) {
             // Not sent. (Not Futures.sent: its lambda costs an allocation per unlock.)
             reply = CompletableFuture.failedFuture(e);
@@ -93,17 +92,14 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         Futures.whenDone(reply, this);
     }
 
-    /**
-     * Sends the release, handing the lock over when a waiter here was claimed for it; {@code resent} when an
-     * earlier send of this request may have run.
-     */
-    private CompletableFuture<ReleaseOutcome> release(boolean resent) {
+    /** Sends the release, handing the lock over when a waiter here was claimed for it. */
+    private CompletableFuture<ReleaseOutcome> release() {
         if (handOver == null) {
-            return kind.release(context.topology, name, owner, latch, resent, leaseMillis, context.latchMillis);
+            return kind.release(context.topology, name, owner, latch, leaseMillis, context.latchMillis);
         }
         Successor next = handOver.successor();
-        return kind.releaseTo(context.topology, name, owner, latch, resent, leaseMillis, context.latchMillis,
-                next.owner(), next.leaseMillis());
+        return kind.releaseTo(context.topology, name, owner, latch, leaseMillis, context.latchMillis, next.owner(),
+                next.leaseMillis());
     }
 
     /**
@@ -200,7 +196,12 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
 
     /** The owner still holds the lock, or its hold ended (freed, handed over, or others still hold). */
     private void onReleased(ReleaseOutcome outcome) {
-        context.latches.forget(latch);
+        if (failedSends == 0) {
+            // Its one send answered: nothing else will read the latch, so it goes at once. A request sent
+            // again keeps its latch for the latch's life: its earlier send may still be on its way on another
+            // connection, and must then find the outcome there instead of giving back a second hold.
+            context.latches.forget(latch);
+        }
         boolean handedOver = handOver != null && outcome == ReleaseOutcome.HANDED_OVER;
         if (outcome.holdEnded()) {
             if (hold != null) {

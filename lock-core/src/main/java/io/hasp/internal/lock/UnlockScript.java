@@ -23,18 +23,17 @@ final class UnlockScript {
 
     /**
      * Releases one hold of {@code owner} on lock {@code name}, recording the outcome in {@code latch}
-     * (a key under the kind's {@link LockKind#unlockLatchPrefix}, made by {@code LockContext.unlockLatch});
-     * only a {@code resent} request reads the latch first.
+     * (a key under the kind's {@link LockKind#unlockLatchPrefix}, made by {@code LockContext.unlockLatch}).
      *
      * @return a future of {@link ReleaseOutcome#NOT_HELD}, {@link ReleaseOutcome#STILL_HELD} or
      *     {@link ReleaseOutcome#FREED}
      */
     static CompletableFuture<ReleaseOutcome> run(Topology topology, String name, String owner, String latch,
-            boolean resent, long leaseMillis, long latchMillis) {
+            long leaseMillis, long latchMillis) {
         List<String> keys = List.of(name, LockKeys.channel(name), latch);
         return topology.commands().evalsha(SCRIPT, REPLY, keys,
                 LockKeys.UNLOCK_MESSAGE, Boxes.of(leaseMillis), owner, Boxes.of(latchMillis),
-                topology.channelKind().publishCommand(), sends(resent));
+                topology.channelKind().publishCommand());
     }
 
     /**
@@ -46,15 +45,10 @@ final class UnlockScript {
      *     {@link ReleaseOutcome#HANDED_OVER}
      */
     static CompletableFuture<ReleaseOutcome> runHandingOver(Topology topology, String name, String owner, String latch,
-            boolean resent, long leaseMillis, long latchMillis, String successor, long successorLeaseMillis) {
+            long leaseMillis, long latchMillis, String successor, long successorLeaseMillis) {
         List<String> keys = List.of(name, LockKeys.channel(name), latch);
         return topology.commands().evalsha(SCRIPT, REPLY, keys,
                 LockKeys.UNLOCK_MESSAGE, Boxes.of(leaseMillis), owner, Boxes.of(latchMillis),
-                topology.channelKind().publishCommand(), sends(resent), successor, Boxes.of(successorLeaseMillis));
-    }
-
-    /** ARGV[6]: whether an earlier send of the request may have run, so that its latch is read first. */
-    private static String sends(boolean resent) {
-        return resent ? "1" : "0";
+                topology.channelKind().publishCommand(), successor, Boxes.of(successorLeaseMillis));
     }
 }

@@ -4,18 +4,14 @@
 -- KEYS[6]  this request's unlock latch, "redisson_unlock_latch:{<name>}:<requestId>" (see unlock.lua)
 -- ARGV[5]  lease in milliseconds to set when the owner still holds the lock afterwards
 -- ARGV[6]  how long the latch lives, in milliseconds
--- ARGV[7]  '1' when an earlier send of this request may have run (a re-send), '0' on its first send,
---          which cannot find an outcome of its own and does not read the latch
 --
 -- Returns  nil when the owner does not hold the lock (nothing changed); 0 when the owner still holds it;
 --          1 when the lock was freed (the head of the queue woken).
 
 local latch = KEYS[6]
-if ARGV[7] == '1' then
-    local earlier = redis.call('get', latch)
-    if earlier then
-        return tonumber(earlier)
-    end
+local earlier = redis.call('get', latch)   -- every send: a re-send may have run before this one
+if earlier then
+    return tonumber(earlier)
 end
 local count = redis.call('hget', lock, owner)
 if not count then

@@ -11,27 +11,26 @@
 -- ARGV[4]  how long the latch lives, in milliseconds (longer than the caller's retry budget)
 -- ARGV[5]  the publish command: 'publish', or 'spublish' where unlock messages travel on
 --          sharded channels (a Redis 7 cluster)
--- ARGV[6]  '1' when an earlier send of this request may have run (a re-send), '0' on its first send:
---          no earlier send can have left a latch then, so the first send does not read it
--- ARGV[7]  optional: the owner field of a waiter of the same client to hand the lock to when this
+-- ARGV[6]  optional: the owner field of a waiter of the same client to hand the lock to when this
 --          owner's last hold ends ("" or absent: free the lock for everyone)
--- ARGV[8]  with ARGV[7]: that waiter's lease in milliseconds
+-- ARGV[7]  with ARGV[6]: that waiter's lease in milliseconds
 --
 -- Returns  nil when the owner does not hold the lock (nothing changed); 0 when the owner still
 --          holds it (count decremented, lease reset to ARGV[2]); 1 when the lock was freed
 --          (key deleted, ARGV[1] published on KEYS[2]); 2 when it was handed over: the hash now
---          holds only ARGV[7] with one hold and lease ARGV[8], and nothing is published (the
+--          holds only ARGV[6] with one hold and lease ARGV[7], and nothing is published (the
 --          lock was never free, so no waiter anywhere has anything to look at).
 --
--- Server work on the common path, a first send that frees the lock: HGET, DEL, the publish and the
--- latch's SET. The latch cannot be left out: once the hash is deleted (Redisson's free lock is no
--- key at all), it is the only record that this request freed it rather than finding it gone.
+-- Every send reads the latch first, the first one too: a re-send travels on another connection and may
+-- run before it, and the first send must then answer what the re-send did instead of giving back a
+-- second hold. Server work on the common path, the last hold given back: GET (the latch), HGET, DEL,
+-- the publish and the latch's SET. The latch cannot be left out: once the hash is deleted (Redisson's
+-- free lock is no key at all), it is the only record that this request freed it rather than finding
+-- it gone.
 
-if ARGV[6] == '1' then
-    local earlier = redis.call('get', KEYS[3])
-    if earlier then
-        return tonumber(earlier)
-    end
+local earlier = redis.call('get', KEYS[3])
+if earlier then
+    return tonumber(earlier)
 end
 
 local count = redis.call('hget', KEYS[1], ARGV[3])
@@ -47,9 +46,9 @@ if tonumber(count) > 1 then
 end
 
 redis.call('del', KEYS[1])
-if ARGV[7] and ARGV[7] ~= '' then
-    redis.call('hset', KEYS[1], ARGV[7], 1)
-    redis.call('pexpire', KEYS[1], ARGV[8])
+if ARGV[6] and ARGV[6] ~= '' then
+    redis.call('hset', KEYS[1], ARGV[6], 1)
+    redis.call('pexpire', KEYS[1], ARGV[7])
     redis.call('set', KEYS[3], 2, 'px', ARGV[4])
     return 2
 end

@@ -86,19 +86,19 @@ class FairKindTest {
     }
 
     @Test
-    void aResentUnlockAnswersWhatItsFirstSendDidAndNeverFreesALaterHold() {
+    void aSecondSendOfAnUnlockAnswersWhatTheFirstDidAndNeverFreesALaterHold() {
         String latch = "latch:" + name;
         assertTrue(acquire(holder).acquired());
         assertTrue(acquire(KIND, holder, 2).acquired());
-        assertEquals(ReleaseOutcome.STILL_HELD, KIND.release(topology, name, holder, latch, false, LEASE, 60_000).join());
-        assertEquals(ReleaseOutcome.STILL_HELD, KIND.release(topology, name, holder, latch, true, LEASE, 60_000).join(),
-                "the first send's outcome, from its latch");
+        assertEquals(ReleaseOutcome.STILL_HELD, KIND.release(topology, name, holder, latch, LEASE, 60_000).join());
+        assertEquals(ReleaseOutcome.STILL_HELD, KIND.release(topology, name, holder, latch, LEASE, 60_000).join(),
+                "the outcome of the send that ran, from its latch");
         assertEquals("1", probe.call("HGET", name, holder.field()), "one hold given back, not two");
 
         String last = "latch:last:" + name;
-        assertEquals(ReleaseOutcome.FREED, KIND.release(topology, name, holder, last, false, LEASE, 60_000).join());
+        assertEquals(ReleaseOutcome.FREED, KIND.release(topology, name, holder, last, LEASE, 60_000).join());
         assertTrue(acquire(holder).acquired());
-        assertEquals(ReleaseOutcome.FREED, KIND.release(topology, name, holder, last, true, LEASE, 60_000).join());
+        assertEquals(ReleaseOutcome.FREED, KIND.release(topology, name, holder, last, LEASE, 60_000).join());
         assertEquals("1", probe.call("HGET", name, holder.field()), "the later hold stays");
     }
 
@@ -110,7 +110,7 @@ class FairKindTest {
         assertEquals(List.of(first.field(), second.field()), line());
 
         assertEquals(ReleaseOutcome.FREED,
-                KIND.release(topology, name, holder, "latch:" + name, false, LEASE, 60_000).join());
+                KIND.release(topology, name, holder, "latch:" + name, LEASE, 60_000).join());
         assertFalse(acquire(second).acquired(), "the second in line waits for the first, though the lock is free");
         LockOwner latecomer = LockOwner.of("c4", 1);
         assertFalse(KIND.acquireWithoutWaiting(topology, name, latecomer, LEASE, 1).join().acquired(),
@@ -140,7 +140,7 @@ class FairKindTest {
         assertTrue(acquire(holder).acquired());
         assertFalse(acquire(first).acquired());
         assertFalse(acquire(second).acquired());
-        KIND.release(topology, name, holder, "latch:" + name, false, LEASE, 60_000).join();
+        KIND.release(topology, name, holder, "latch:" + name, LEASE, 60_000).join();
 
         try (RedisProbe listener = RedisProbe.connect(port)) {
             listener.call("SUBSCRIBE", KIND.waitChannel(name, second));
@@ -193,7 +193,7 @@ class FairKindTest {
         assertFalse(acquire(second).acquired());
         try (RedisProbe listener = RedisProbe.connect(port)) {
             listener.call("PSUBSCRIBE", LockKeys.channel(name) + "*");
-            KIND.release(topology, name, holder, "latch:" + name, false, LEASE, 60_000).join();
+            KIND.release(topology, name, holder, "latch:" + name, LEASE, 60_000).join();
             List<?> message = (List<?>) listener.read();
             assertEquals(List.of("pmessage", LockKeys.channel(name) + "*", KIND.waitChannel(name, first), "0"), message);
             probe.call("PUBLISH", LockKeys.channel(name) + ":end", "x");
@@ -245,7 +245,7 @@ class FairKindTest {
         assertTrue(firstDeadline >= before + LEASE - 1_000 + step, "the holder's time left plus one step: " + firstDeadline);
         assertEquals(firstDeadline + step, secondDeadline, 1.0, "the previous waiter's deadline plus one step");
 
-        KIND.release(topology, name, holder, "latch:" + name, false, LEASE, 60_000).join();
+        KIND.release(topology, name, holder, "latch:" + name, LEASE, 60_000).join();
         assertTrue(acquire(first).acquired());
         double after = Double.parseDouble((String) probe.call("ZSCORE", LockKeys.fairDeadlines(name), second.field()));
         assertEquals(secondDeadline - step, after, 1.0, "a grant takes one step off every deadline left");

@@ -51,7 +51,7 @@ class HandOverTest extends ProxiedLockTest {
     }
 
     private List<ScriptCall> handOvers() {
-        return view.scriptCalls(UnlockScript.SCRIPT, NAME).stream().filter(c -> c.argv().size() == 8).toList();
+        return view.scriptCalls(UnlockScript.SCRIPT, NAME).stream().filter(c -> c.argv().size() == 7).toList();
     }
 
     @Test
@@ -70,7 +70,7 @@ class HandOverTest extends ProxiedLockTest {
         assertEquals(acquiresBefore, view.scriptCalls(AcquireScript.SCRIPT, NAME).size(), "no acquire for it");
         List<ScriptCall> handOvers = handOvers();
         assertEquals(1, handOvers.size());
-        assertEquals("me:2", handOvers.get(0).argv().get(6));
+        assertEquals("me:2", handOvers.get(0).argv().get(5));
         assertNothingPublished();
         assertEquals(1, service.heldLocks());
         assertTrue(get(lock.isHeldByAsync(b)));

@@ -303,8 +303,8 @@ class LeaseRenewerTest {
         }
 
         @Override
-        public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner,
-                String requestId, boolean resent, long leaseMillis, long latchMillis) {
+        public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String requestId,
+                long leaseMillis, long latchMillis) {
             throw new UnsupportedOperationException();
         }
 

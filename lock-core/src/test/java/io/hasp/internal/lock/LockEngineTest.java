@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
@@ -213,6 +214,38 @@ class LockEngineTest {
         unlock.join();
         assertEquals(List.of("release " + NAME, "release " + NAME),
                 kind.calls().subList(kind.calls().size() - 2, kind.calls().size()));
+    }
+
+    @Test
+    void theLatchOfAnUnlockSentOnceIsDeletedAndThatOfAnUnlockSentAgainIsLeftToExpire() {
+        List<String> deleted = new CopyOnWriteArrayList<>();
+        RedisCommands deletes = (RedisCommands) Proxy.newProxyInstance(LockEngineTest.class.getClassLoader(),
+                new Class<?>[] {RedisCommands.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("del")) {
+                        deleted.addAll(List.of((String[]) args[0]));
+                        return CompletableFuture.completedFuture((long) ((String[]) args[0]).length);
+                    }
+                    return CompletableFuture.failedFuture(new IllegalStateException("no server in this test"));
+                });
+        LockService sweeping = service("sweeping", new PartsTopology(deletes, pubSub));
+        try {
+            LockOwner owner = sweeping.owner(1);
+            assertTrue(sweeping.tryAcquire(kind, NAME, owner, LEASE, 0).join());
+            sweeping.release(kind, NAME, owner).join();
+            timer.advance(5, TimeUnit.MILLISECONDS);
+            assertEquals(1, deleted.size(), "the latch of an unlock answered on its one send: " + deleted);
+            assertTrue(deleted.get(0).startsWith(kind.unlockLatchPrefix(NAME)), deleted.get(0));
+
+            assertTrue(sweeping.tryAcquire(kind, NAME, owner, LEASE, 0).join());
+            kind.failNext(1, new RedisConnectionException("reply lost"));
+            CompletableFuture<Void> unlock = sweeping.release(kind, NAME, owner);
+            timer.advance(5, TimeUnit.MILLISECONDS);
+            unlock.join();
+            timer.advance(5, TimeUnit.MILLISECONDS);
+            assertEquals(1, deleted.size(), "a latch its first send may still reach is kept: " + deleted);
+        } finally {
+            sweeping.close();
+        }
     }
 
     @Test

@@ -161,15 +161,14 @@ final class MemoryFairKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner,
-            String latch, boolean resent, long leaseMillis, long latchMillis) {
+    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis) {
         synchronized (this) {
             if (!reaches(owner)) {
                 return new CompletableFuture<>();
             }
         }
-        CompletableFuture<ReleaseOutcome> released = holds.release(topology, name, owner, latch, resent, leaseMillis,
-                latchMillis);
+        CompletableFuture<ReleaseOutcome> released = holds.release(topology, name, owner, latch, leaseMillis, latchMillis);
         if (holds.free(name)) {
             wake(name, head(name));
         }

@@ -161,8 +161,8 @@ final class MemoryKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner,
-            String latch, boolean resent, long leaseMillis, long latchMillis) {
+    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis) {
         return release(name, owner, latch, leaseMillis, null, 0);
     }
 
@@ -172,9 +172,8 @@ final class MemoryKind implements LockKind {
     }
 
     @Override
-    public CompletableFuture<ReleaseOutcome> releaseTo(Topology topology, String name, LockOwner owner,
-            String latch, boolean resent, long leaseMillis, long latchMillis, LockOwner successor,
-            long successorLeaseMillis) {
+    public CompletableFuture<ReleaseOutcome> releaseTo(Topology topology, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
         return release(name, owner, latch, leaseMillis, successor, successorLeaseMillis);
     }
 

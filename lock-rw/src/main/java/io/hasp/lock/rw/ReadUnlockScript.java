@@ -29,11 +29,11 @@ final class ReadUnlockScript {
      * @return a future of {@link ReleaseOutcome#NOT_HELD}, {@link ReleaseOutcome#STILL_HELD}, {@link ReleaseOutcome#ENDED} or {@link ReleaseOutcome#FREED}
      */
     static CompletableFuture<ReleaseOutcome> run(Topology topology, String name, String ownerField, String latch,
-            boolean resent, long latchMillis, int expectedCount) {
+            long latchMillis, int expectedCount) {
         List<String> keys = List.of(name, RwKeys.channel(name), RwKeys.timeoutPrefix(name, ownerField),
                 RwKeys.tag(name), latch);
         return topology.commands().evalsha(SCRIPT, REPLY, keys,
                 RwKeys.UNLOCK_MESSAGE, ownerField, latchMillis, Integer.toString(expectedCount),
-                topology.channelKind().publishCommand(), resent ? "1" : "0");
+                topology.channelKind().publishCommand());
     }
 }

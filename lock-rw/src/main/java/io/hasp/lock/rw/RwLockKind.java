@@ -67,9 +67,9 @@ final class RwLockKind implements LockKind {
 
     /** Runs the mode's unlock script: not held, still held, ended (others hold the lock) or freed. */
     @Override
-    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner,
-            String latch, boolean resent, long leaseMillis, long latchMillis) {
-        return unlock(topology, name, owner, latch, resent, latchMillis, 0);
+    public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
+            long leaseMillis, long latchMillis) {
+        return unlock(topology, name, owner, latch, latchMillis, 0);
     }
 
     /** Gives back the hold that made {@code targetCount}, if the owner has exactly that many. */
@@ -77,16 +77,15 @@ final class RwLockKind implements LockKind {
     public CompletableFuture<Boolean> rollback(Topology topology, String name, LockOwner owner, int targetCount,
             long leaseMillis) {
         String latch = RwKeys.unlockLatch(name, "rollback:" + UUID.randomUUID());
-        // A rollback may be sent again with the same latch: every send reads it.
-        return unlock(topology, name, owner, latch, true, ROLLBACK_LATCH_MILLIS, targetCount)
+        return unlock(topology, name, owner, latch, ROLLBACK_LATCH_MILLIS, targetCount)
                 .thenApply(outcome -> outcome != ReleaseOutcome.NOT_HELD);
     }
 
     private CompletableFuture<ReleaseOutcome> unlock(Topology topology, String name, LockOwner owner, String latch,
-            boolean resent, long latchMillis, int expectedCount) {
+            long latchMillis, int expectedCount) {
         return mode == LockMode.READ
-                ? ReadUnlockScript.run(topology, name, owner.field(), latch, resent, latchMillis, expectedCount)
-                : WriteUnlockScript.run(topology, name, owner.field(), latch, resent, latchMillis, expectedCount);
+                ? ReadUnlockScript.run(topology, name, owner.field(), latch, latchMillis, expectedCount)
+                : WriteUnlockScript.run(topology, name, owner.field(), latch, latchMillis, expectedCount);
     }
 
     /** Renews the batch: read holds renew the hash and only their own owner's timeout keys. */

@@ -30,10 +30,10 @@ final class WriteUnlockScript {
      *     {@link ReleaseOutcome#ENDED} or {@link ReleaseOutcome#FREED} (all waiters are told in the last two cases)
      */
     static CompletableFuture<ReleaseOutcome> run(Topology topology, String name, String ownerField, String latch,
-            boolean resent, long latchMillis, int expectedCount) {
+            long latchMillis, int expectedCount) {
         List<String> keys = List.of(name, RwKeys.channel(name), RwKeys.tag(name), latch);
         return topology.commands().evalsha(SCRIPT, REPLY, keys,
                 RwKeys.READ_UNLOCK_MESSAGE, RwKeys.writeField(ownerField), latchMillis, Integer.toString(expectedCount),
-                topology.channelKind().publishCommand(), resent ? "1" : "0");
+                topology.channelKind().publishCommand());
     }
 }

@@ -15,19 +15,15 @@
 --          exactly n holds (the undo of an abandoned acquisition that would have made n)
 -- ARGV[5]  the publish command: 'publish', or 'spublish' where unlock messages travel on
 --          sharded channels (a Redis 7 cluster)
--- ARGV[6]  '1' when an earlier send of this request may have run (a re-send), '0' on its first send,
---          which cannot find an outcome of its own and does not read the latch
 --
 -- Returns  nil when the owner holds no read lock (or not n holds; nothing changed); 0 when the
 --          owner still has read holds; 1 when its last read hold ended and the lock is still held
 --          (by other readers, or by this owner's write hold); 2 when its last read hold ended and
 --          the lock was freed (hash deleted, ARGV[1] published on KEYS[2]).
 
-if ARGV[6] == '1' then
-    local earlier = redis.call('get', KEYS[5])
-    if earlier then
-        return tonumber(earlier)
-    end
+local earlier = redis.call('get', KEYS[5])
+if earlier then
+    return tonumber(earlier)
 end
 
 local count = tonumber(redis.call('hget', KEYS[1], ARGV[2]) or '0')

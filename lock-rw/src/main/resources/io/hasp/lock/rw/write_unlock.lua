@@ -14,19 +14,15 @@
 --          holds (the undo of an abandoned acquisition that would have made n)
 -- ARGV[5]  the publish command: 'publish', or 'spublish' where unlock messages travel on
 --          sharded channels (a Redis 7 cluster)
--- ARGV[6]  '1' when an earlier send of this request may have run (a re-send), '0' on its first send,
---          which cannot find an outcome of its own and does not read the latch
 --
 -- Returns  nil when the owner does not hold the write lock (or not n holds; nothing changed);
 --          0 when it still holds it (one hold fewer); 1 when its write hold ended and the lock
 --          stays in read mode for the owner's own read holds (a downgrade); 2 when its write hold
 --          ended and the lock was freed. ARGV[1] is published in both of the last cases.
 
-if ARGV[6] == '1' then
-    local earlier = redis.call('get', KEYS[4])
-    if earlier then
-        return tonumber(earlier)
-    end
+local earlier = redis.call('get', KEYS[4])
+if earlier then
+    return tonumber(earlier)
 end
 
 if redis.call('hget', KEYS[1], 'mode') ~= 'write' then
