@@ -117,7 +117,7 @@ public final class ClusterTopology implements Topology {
         return view.knownDown(key);
     }
 
-    /** None: a cluster's commands take the nodes' event-loop connections. */
+    /** The commands of every node's connection; the subscriptions' connections are not counted. */
     @Override
     public int commandsInFlight() {
         return nodes.commandsInFlight();
@@ -134,6 +134,7 @@ public final class ClusterTopology implements Topology {
                 a -> new ClusterCommands(nodes, view, timer, 2 * config.commandTimeout().toMillis(), a));
     }
 
+    /** None: a cluster's commands take the nodes' event-loop connections. */
     @Override
     public DirectConnections direct() {
         return null;

@@ -136,7 +136,6 @@ public final class SentinelTopology implements Topology {
         return master == null || paused || server.knownDown(key);
     }
 
-    /** None: blocking lock calls take the multiplexed connections, which follow the master. */
     /** The master's commands and those to the data nodes (replica checks); not the questions to the sentinels. */
     @Override
     public int commandsInFlight() {
@@ -153,6 +152,7 @@ public final class SentinelTopology implements Topology {
         return server.commands(acks);
     }
 
+    /** None: blocking lock calls take the multiplexed connections, which follow the master. */
     @Override
     public DirectConnections direct() {
         return null;
