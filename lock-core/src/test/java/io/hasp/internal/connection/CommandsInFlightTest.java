@@ -36,7 +36,7 @@ class CommandsInFlightTest {
             try (ClientRig rig = new ClientRig(config, 1)) {
                 RedisConnection connection = rig.connect(config);
                 assertTrue(Conditions.await(SLACK, () -> connection.commandsInFlight() == 0), "idle after the handshake");
-                var sleep = connection.dispatch(new StringArgsCommand<>(Replies.VOID, CommandName.of("DEBUG"), "SLEEP", "1"));
+                var sleep = connection.dispatch(new StringArgsCommand<>(Replies.VOID, CommandName.of("DEBUG"), "SLEEP", "2"));
                 List<Command<String>> echoes = new ArrayList<>();
                 for (int i = 0; i < 4; i++) {
                     echoes.add(connection.dispatch(echo("e" + i)));
@@ -105,7 +105,7 @@ class CommandsInFlightTest {
                 try {
                     assertTrue(direct.tryCall(echo("warm")), "a direct connection opened");
                     assertEquals(0, direct.commandsInFlight());
-                    var sleep = new StringArgsCommand<>(Replies.VOID, CommandName.of("DEBUG"), "SLEEP", "1");
+                    var sleep = new StringArgsCommand<>(Replies.VOID, CommandName.of("DEBUG"), "SLEEP", "2");
                     Thread caller = new Thread(() -> direct.tryCall(sleep), "direct-caller");
                     caller.start();
                     assertTrue(Conditions.await(SLACK, () -> direct.commandsInFlight() == 1 || sleep.isDone()),
