@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 
 /**
  * A {@link HaspClient}'s meters, made from the events it tells its {@link HaspListener}: set it as the client's
@@ -85,15 +86,19 @@ public final class HaspMetrics implements HaspListener, MeterBinder {
     public void bindTo(MeterRegistry registry) {
         Objects.requireNonNull(registry, "registry");
         Tags client = Tags.of("client", clientName);
-        Gauge.builder("hasp.locks.held", this, metrics -> {
-            HaspClient watched = metrics.client;
-            return watched == null ? Double.NaN : watched.heldLocks();
-        }).tags(client).description("holds the client has now").register(registry);
-        Gauge.builder("hasp.commands.in.flight", this, metrics -> {
-            HaspClient watched = metrics.client;
-            return watched == null ? Double.NaN : watched.commandsInFlight();
-        }).tags(client).description("commands sent or queued and not answered yet").register(registry);
+        watchedGauge(registry, client, "hasp.locks.held", "holds the client has now", HaspClient::heldLocks);
+        watchedGauge(registry, client, "hasp.commands.in.flight", "commands sent or queued and not answered yet",
+                HaspClient::commandsInFlight);
         meters = new Meters(registry, client);
+    }
+
+    /** A gauge of the watched client's {@code reading}; {@code NaN} before {@link #watch}. */
+    private void watchedGauge(MeterRegistry registry, Tags tags, String name, String description,
+            ToDoubleFunction<HaspClient> reading) {
+        Gauge.builder(name, this, metrics -> {
+            HaspClient watched = metrics.client;
+            return watched == null ? Double.NaN : reading.applyAsDouble(watched);
+        }).tags(tags).description(description).register(registry);
     }
 
     /**

@@ -55,14 +55,14 @@ public final class RedisConnection {
     private final SweepSchedule sweeps;
 
     // Event loop only.
-    private final ParkedCommands waiting = new ParkedCommands();
+    private final ParkedCommands parked = new ParkedCommands();
     private Channel channel;
     private CommandHandler handler;
     private CommandHandler handshaking;
     private boolean everConnected;
     private long startDeadlineNanos;   // while start() runs: its connect deadline; 0 afterwards
 
-    private volatile int heldOnLoop;   // commands the event loop holds (waiting, written), for commandsInFlight()
+    private volatile int heldOnLoop;   // commands the event loop holds (parked, written), for commandsInFlight()
     private volatile boolean ready;
     private volatile boolean closed;
     private volatile InetSocketAddress remoteAddress;
@@ -116,7 +116,7 @@ public final class RedisConnection {
 
     /** Event loop: counts the commands it holds now, for {@link #commandsInFlight()}. */
     void countHeld() {
-        heldOnLoop = waiting.size() + (handler == null ? 0 : handler.inFlight());
+        heldOnLoop = parked.size() + (handler == null ? 0 : handler.inFlight());
     }
 
     /** @return whether the connection is connected and past its handshake (a snapshot) */
@@ -309,10 +309,10 @@ public final class RedisConnection {
         if (handshaking != null) {
             handshaking.expire(now, timeoutMillis);
         }
-        waiting.expire(now, timeoutMillis);
+        parked.expire(now, timeoutMillis);
         countHeld();
         if ((handler != null && handler.inFlight() > 0) || (handshaking != null && handshaking.inFlight() > 0)
-                || !waiting.isEmpty()) {
+                || !parked.isEmpty()) {
             ensureSweep();
         }
     }
@@ -342,9 +342,9 @@ public final class RedisConnection {
     private void drain() {
         drainScheduled.set(false);
         if (!ready) {
-            waiting.takeAll(queue);
+            parked.takeAll(queue);
             countHeld();
-            if (!waiting.isEmpty()) {
+            if (!parked.isEmpty()) {
                 ensureSweep();
             }
             return;
@@ -353,8 +353,8 @@ public final class RedisConnection {
         // handler (and fails what it had in flight) before flush() returns. Work on the handler
         // this drain started with, and check afterwards whether it is still the current one.
         CommandHandler current = handler;
-        if (!waiting.isEmpty()) {
-            current.writeAll(waiting.queue());
+        if (!parked.isEmpty()) {
+            current.writeAll(parked.queue());
         }
         current.writeAll(queue);
         current.flush();
@@ -483,7 +483,7 @@ public final class RedisConnection {
         while ((command = queue.poll()) != null) {
             command.fail(cause);
         }
-        waiting.failAll(cause);
+        parked.failAll(cause);
         countHeld();
     }
 
