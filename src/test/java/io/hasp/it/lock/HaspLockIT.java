@@ -305,6 +305,20 @@ class HaspLockIT {
     }
 
     @Test
+    void aBlockingLockRightAfterAnUnlockNotWaitedForHoldsTheLockOnce() throws Exception {
+        HaspLock lock = client.getLock(name);
+        for (int round = 0; round < 50; round++) {
+            lock.lock();
+            CompletableFuture<Void> unlock = lock.unlockAsync(lock.currentOwner());
+            lock.lock();   // on the calling thread's own connection, which could overtake the unlock's
+            unlock.get(10, TimeUnit.SECONDS);
+            assertEquals(1, lock.getHoldCount(), "round " + round);
+            lock.unlock();
+            assertFalse(lock.isLocked(), "round " + round);
+        }
+    }
+
+    @Test
     void theAsyncApiNamesItsOwnerAndMayReleaseFromAnotherThread() throws Exception {
         HaspLock lock = client.getLock(name);
         LockOwner owner = lock.owner(42);

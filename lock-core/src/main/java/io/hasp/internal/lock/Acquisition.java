@@ -124,8 +124,11 @@ final class Acquisition extends Successor implements Stranded {
         return result;
     }
 
-    /** Starts sending, once no earlier acquire of the same hold has an unknown outcome. */
+    /** Starts sending once no acquire of the hold has an unknown outcome and no unlock of it lacks its answer. */
     void begin() {
+        if (context.unlocksInFlight.deferred(holdKey, this)) {
+            return;
+        }
         // When this client already waits on the lock, join its waiters before the first attempt
         // (no network call): a failed attempt can then park at once, with no second attempt.
         WaitChannel ready = bounded && remainingNanos() <= 0 ? null : context.waiters.joinIfReady(channelName);
@@ -281,14 +284,11 @@ final class Acquisition extends Successor implements Stranded {
         }
         // From here the caller's thread waits for another holder, not for round trips of its own.
         CallerWaits.waitsForHolder(caller, callerNumber);
-        if (ch == null) {
-            if (stranded()) {
-                return;
-            }
+        if (ch != null) {
+            park(ch, ttl);
+        } else if (!stranded()) {
             context.waiters.join(channelName).whenComplete(this::onJoined);
-            return;
         }
-        park(ch, ttl);
     }
 
     private void onJoined(WaitChannel joined, Throwable error) {

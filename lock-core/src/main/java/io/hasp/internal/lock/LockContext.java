@@ -41,6 +41,8 @@ final class LockContext {
     final Unconfirmed unconfirmed = new Unconfirmed();
     /** Holds whose last acquire has an unknown outcome: a new acquisition of one waits until it is settled. */
     final UnsettledAcquires unsettled = new UnsettledAcquires();
+    /** Unlocks without their answer yet: a new acquisition of one's hold waits for it. */
+    final UnlocksInFlight unlocksInFlight = new UnlocksInFlight();
     /** The lease the watchdog keeps renewing. */
     final long watchdogLeaseMillis;
     /** Holds that ended LOST or EXPIRED (before their unlock), counted for monitoring. */

@@ -20,6 +20,8 @@ import java.util.function.BiConsumer;
  * the successor learns how that ended ({@link HandOver}). Otherwise, once the lock is
  * free, one local waiter is woken ({@link WaitChannel#handOff}).
  *
+ * <p>Until it has its answer, an acquisition of the same lock by the same owner waits for it ({@link UnlocksInFlight}).
+ *
  * <p>Outcomes: completes normally when the hold was given back (the owner's hold ended, or it still holds
  * with one hold fewer); fails with {@link IllegalMonitorStateException} when the owner did not hold the
  * lock, with {@link HoldLostException} when this client tracked the hold but it had ended (expired or
@@ -34,6 +36,7 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
     private final LockOwner owner;
     /** This client's record of the hold, or null when it tracks none. */
     private final Hold hold;
+    private final HoldKey holdKey;
     /** The key recording this request's outcome, the same for every send. */
     private final String latch;
     private final long leaseMillis;
@@ -43,6 +46,10 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
     private long firstSentNanos;
     /** The parked local waiter this unlock hands the lock to; or null. */
     private HandOver handOver;
+    /** The unlock of the same hold started before this one and still in flight then; or null. */
+    private volatile Unlock earlier;
+    /** Set once this unlock has its answer, just before it completes. */
+    private volatile boolean answered;
 
     private Unlock(LockContext context, LockKind kind, String name, LockOwner owner, Hold hold) {
         this.context = context;
@@ -50,6 +57,7 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         this.name = name;
         this.owner = owner;
         this.hold = hold;
+        this.holdKey = hold != null ? hold.key : HoldKey.of(kind, name, owner);
         this.latch = context.unlockLatch(kind, name);
         this.leaseMillis = hold != null ? hold.leaseMillis() : context.watchdogLeaseMillis;
         this.retryUntilNanos = context.nanoTime() + context.retryNanos;
@@ -59,11 +67,24 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
     static Unlock start(LockContext context, LockKind kind, String name, LockOwner owner) {
         Hold hold = context.holds.get(kind, name, owner);
         Unlock unlock = new Unlock(context, kind, name, owner, hold);
+        Unlock before = context.unlocksInFlight.started(unlock.holdKey, unlock);
+        if (before != null) {
+            unlock.earlier = before.answered ? before.earlierInFlight() : before;
+        }
         // After the rollback of an acquire of this hold whose outcome is unknown, if one is on its way.
-        if (!context.unsettled.any() || !context.unsettled.deferred(HoldKey.of(kind, name, owner), unlock::begin)) {
+        if (!context.unsettled.any() || !context.unsettled.deferred(unlock.holdKey, unlock::begin)) {
             unlock.begin();
         }
         return unlock;
+    }
+
+    /** The earliest unlock of the same hold started before this one that has no answer yet; or null. */
+    Unlock earlierInFlight() {
+        Unlock e = earlier;
+        while (e != null && e.answered) {
+            e = e.earlier;
+        }
+        return e;
     }
 
     /** Sends once the watchdog's renewal of the hold in flight, if any, has answered. */
@@ -162,7 +183,21 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         }
         noLongerHeldHere();
         reportToSuccessor(false, cause);
-        completeExceptionally(cause);
+        finish(cause);
+    }
+
+    /**
+     * Completes this unlock ({@code failure}: null for success), once this client's records show its outcome: an
+     * acquisition of the same hold waiting for it begins then.
+     */
+    private void finish(Throwable failure) {
+        answered = true;
+        context.unlocksInFlight.answered(holdKey, this);
+        if (failure == null) {
+            complete(null);
+        } else {
+            completeExceptionally(failure);
+        }
     }
 
     /** The script found no hold of this owner: never held, or a hold that ended before this unlock. */
@@ -187,7 +222,7 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         }
         noLongerHeldHere();
         reportToSuccessor(false, null);
-        completeExceptionally(ended != null
+        finish(ended != null
                 ? new HoldLostException(kind + " lock " + name + ": the hold of " + owner
                         + " ended before this unlock (" + ended + ": " + why + ")", ended)
                 : new IllegalMonitorStateException(kind + " lock " + name + " is not held by " + owner
@@ -218,6 +253,6 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
             hold.endClosing(Math.max(1, hold.count() - 1));
         }
         reportToSuccessor(handedOver, null);
-        complete(null);
+        finish(null);
     }
 }

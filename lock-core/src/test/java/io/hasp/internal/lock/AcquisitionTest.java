@@ -178,6 +178,47 @@ class AcquisitionTest extends ProxiedLockTest {
         }
     }
 
+    @Test
+    void anAcquisitionStartedWhileTheSameOwnersUnlockIsInFlightBeginsAfterItsAnswer() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            get(lock.lockAsync(a));
+            CompletableFuture<Void> unlock = lock.unlockAsync(a);   // not waited for
+            CompletableFuture<Void> again = lock.lockAsync(a);
+            assertNull(get(unlock));
+            assertNull(get(again), "the lock taken again after its unlock, not failed as a lost re-entry");
+            assertEquals(1L, view.count(NAME, "me:1"), "round " + round);
+            assertEquals(1, lock.getHoldCountAsync(a).get(30, TimeUnit.SECONDS));
+            get(lock.unlockAsync(a));
+            assertFalse(view.exists(NAME));
+        }
+        // A re-entrant hold: the unlock in flight takes one level, the acquisition adds it back.
+        get(lock.lockAsync(a));
+        get(lock.lockAsync(a));
+        CompletableFuture<Void> unlock = lock.unlockAsync(a);
+        CompletableFuture<Void> again = lock.lockAsync(a);
+        assertNull(get(unlock));
+        assertNull(get(again));
+        assertEquals(2L, view.count(NAME, "me:1"));
+        assertEquals(2, lock.getHoldCountAsync(a).get(30, TimeUnit.SECONDS));
+        get(lock.unlockAsync(a));
+        get(lock.unlockAsync(a));
+        assertFalse(view.exists(NAME));
+    }
+
+    @Test
+    void anAcquisitionWaitsForTheSameOwnersUnlockWhoseReplyIsLost() throws Exception {
+        get(lock.lockAsync(a));
+        proxy.dropNextReplyAndCut();
+        CompletableFuture<Void> unlock = lock.unlockAsync(a);   // applied; its reply lost, it is sent again
+        CompletableFuture<Void> again = lock.lockAsync(a);
+        assertNull(get(unlock));
+        assertNull(get(again));
+        assertEquals(1L, view.count(NAME, "me:1"), "held once, by the acquisition that followed the unlock");
+        assertEquals(1, lock.getHoldCountAsync(a).get(30, TimeUnit.SECONDS));
+        get(lock.unlockAsync(a));
+        assertFalse(view.exists(NAME));
+    }
+
     /**
      * Lets the traffic that follows a lost reply finish (the cut connection's reconnect), so that the next
      * reply the proxy drops is the one of the next command.
