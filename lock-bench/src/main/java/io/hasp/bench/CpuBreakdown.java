@@ -2,6 +2,7 @@ package io.hasp.bench;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
+import io.hasp.lock.HaspLock;
 import io.hasp.testing.CommandStats;
 import io.hasp.testing.RedisServer;
 import io.lettuce.core.RedisClient;
@@ -28,7 +29,10 @@ import org.redisson.api.RedissonClient;
  * <p>Run: {@code java -cp lock-bench/target/benchmarks.jar io.hasp.bench.CpuBreakdown hasp 8 [seconds] [redis://host:port]}
  * (library {@code hasp} or {@code redisson}; without a URI it starts a private redis-server). With
  * {@code -Dhasp.directConnections=0} hasp's blocking calls go through its event loop, many callers' commands
- * sharing one connection, instead of each on a direct connection of its own.
+ * sharing one connection, instead of each on a direct connection of its own. With {@code -Dhasp.alternate=true} each
+ * thread takes turns between two names of its own, and with {@code -Dhasp.unlockAsync=true} too it gives each
+ * lock back with {@code unlockAsync} without waiting for the answer (hasp only): the next lock, of the other
+ * name, goes out while the unlock is on its way.
  */
 public final class CpuBreakdown {
 
@@ -70,6 +74,12 @@ public final class CpuBreakdown {
         if (hasp == null && redisson == null) {
             throw new IllegalArgumentException("library: " + library + " (expected: hasp or redisson)");
         }
+        boolean unlockAsync = Boolean.getBoolean("hasp.unlockAsync");
+        boolean alternate = unlockAsync || Boolean.getBoolean("hasp.alternate");
+        if (unlockAsync && hasp == null) {
+            throw new IllegalArgumentException("-Dhasp.unlockAsync=true is for hasp only");
+        }
+        AtomicLong failedUnlocks = new AtomicLong();
         RedisClient lettuce = RedisClient.create(uri);
         try (StatefulRedisConnection<String, String> stats = lettuce.connect()) {
             long serverPid = Long.parseLong(field(stats.sync().info("server"), "process_id"));
@@ -78,11 +88,25 @@ public final class CpuBreakdown {
             List<Thread> workers = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
                 String name = "bench:cpu:" + library + ":" + i + ":" + System.nanoTime();
-                Lock lock = hasp != null ? hasp.getLock(name) : redisson.getLock(name);
+                Lock[] locks = new Lock[alternate ? 2 : 1];
+                for (int l = 0; l < locks.length; l++) {
+                    locks[l] = hasp != null ? hasp.getLock(name + ":" + l) : redisson.getLock(name + ":" + l);
+                }
                 Thread worker = new Thread(() -> {
+                    int turn = 0;
                     while (!stop.get()) {
+                        Lock lock = locks[turn++ % locks.length];
                         lock.lock();
-                        lock.unlock();
+                        if (unlockAsync) {
+                            HaspLock haspLock = (HaspLock) lock;
+                            haspLock.unlockAsync(haspLock.currentOwner()).whenComplete((v, e) -> {
+                                if (e != null) {
+                                    failedUnlocks.incrementAndGet();
+                                }
+                            });
+                        } else {
+                            lock.unlock();
+                        }
                         pairs.incrementAndGet();
                     }
                 }, "cpu-breakdown-" + i);
@@ -116,9 +140,13 @@ public final class CpuBreakdown {
                     perPair.append(String.format(Locale.ROOT, " %s %.2f", e.getKey(), delta / n));
                 }
             }
-            return String.format(Locale.ROOT, "%s, %d threads: %.0f pairs/s; this JVM %.0f us CPU per pair (%.2f cores), "
+            if (failedUnlocks.get() > 0) {
+                throw new IllegalStateException(failedUnlocks.get() + " unlocks failed");
+            }
+            return String.format(Locale.ROOT, "%s%s, %d threads: %.0f pairs/s; this JVM %.0f us CPU per pair (%.2f cores), "
                     + "redis-server %.0f us CPU per pair (%.2f cores); server commands per pair (incl. inside scripts):%s",
-                    library, threads, n / secs, (c1 - c0) * usPerTick / n, (c1 - c0) / 100.0 / secs,
+                    library, unlockAsync ? " (unlockAsync not waited for, two locks a thread)"
+                            : alternate ? " (two locks a thread)" : "", threads, n / secs, (c1 - c0) * usPerTick / n, (c1 - c0) / 100.0 / secs,
                     (s1 - s0) * usPerTick / n, (s1 - s0) / 100.0 / secs, perPair);
         } finally {
             lettuce.shutdown();

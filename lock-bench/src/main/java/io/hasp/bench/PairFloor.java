@@ -14,13 +14,16 @@ import java.util.Map;
  * Where the server's time goes in one safe lock+unlock pair, taken apart on the server alone: redis-benchmark
  * ({@value ServerCeiling#CLIENTS} connections, {@value ServerCeiling#PIPELINE} pipelined on each, a new lock
  * per call) sends variants of {@link LockPairScriptText}'s script, the rounds taking turns, and this prints
- * each variant's median rate and what one call costs the server's thread:
+ * each variant's median rate and the server's CPU time per call ({@code INFO cpu}, user and system):
  * <ul>
  *   <li>an empty script with the pair's keys and arguments: the fixed cost of one script call;</li>
  *   <li>the pair: lock-core's acquire and unlock scripts, unchanged, in one call;</li>
  *   <li>the pair with its unlock latch deleted in the same call (as a client's latch sweeper deletes it soon
  *       after), without the latch's write, and without the unlock message: what each costs (the last two are
  *       unsafe, measured only to weigh their part);</li>
+ *   <li>the empty script and the pair again, sent one call at a time on each of
+ *       {@value ServerCeiling#BLOCKING_CALLERS} connections, as blocking callers send them: what reading and
+ *       answering every call on its own adds;</li>
  *   <li>on Redis 7, the pair as a function ({@code FCALL}) instead of a script.</li>
  * </ul>
  * A client sends a pair as two script calls, so the server's floor for a pair is the pair's cost plus one
@@ -39,8 +42,20 @@ public final class PairFloor {
     private PairFloor() {
     }
 
-    /** One thing sent: a script (by its SHA1) or a function (by its name). */
-    private record Variant(String name, String command, String target) {
+    /**
+     * One thing sent: a script (by its SHA1) or a function (by its name), by {@code clients} connections with
+     * {@code pipeline} calls in flight on each.
+     */
+    private record Variant(String name, String command, String target, int clients, int pipeline) {
+
+        Variant(String name, String command, String target) {
+            this(name, command, target, ServerCeiling.CLIENTS, ServerCeiling.PIPELINE);
+        }
+
+        /** This variant sent one call at a time on each of {@value ServerCeiling#BLOCKING_CALLERS} connections. */
+        Variant oneAtATime() {
+            return new Variant(name + ", one call at a time", command, target, ServerCeiling.BLOCKING_CALLERS, 1);
+        }
     }
 
     /**
@@ -56,19 +71,23 @@ public final class PairFloor {
                     .orElseThrow(() -> new IllegalStateException("redis-benchmark is not on the PATH"));
             List<Variant> variants = variants(probe, server.majorVersion());
             Map<String, List<Double>> rates = new LinkedHashMap<>();
+            Map<String, List<Double>> cpu = new LinkedHashMap<>();
             for (int round = 1; round <= rounds; round++) {
                 for (Variant variant : variants) {
                     probe.call("FLUSHALL");   // every variant starts from an empty server
+                    double cpuBefore = serverCpuSeconds(probe);
                     ServerCeiling.Result result = measure(tool, server, variant, requests);
+                    double cpuMicros = (serverCpuSeconds(probe) - cpuBefore) * 1e6 / requests;
                     if (!result.measured()) {
                         throw new IllegalStateException(variant.name() + ": " + result.detail());
                     }
                     rates.computeIfAbsent(variant.name(), k -> new ArrayList<>()).add(result.requestsPerSecond());
-                    System.out.printf(Locale.ROOT, "round %d, %s: %,.0f calls/s%n", round, variant.name(),
-                            result.requestsPerSecond());
+                    cpu.computeIfAbsent(variant.name(), k -> new ArrayList<>()).add(cpuMicros);
+                    System.out.printf(Locale.ROOT, "round %d, %s: %,.0f calls/s, %.2f us of server CPU per call%n",
+                            round, variant.name(), result.requestsPerSecond(), cpuMicros);
                 }
             }
-            System.out.println(report(rates, server.version(), rounds, requests));
+            System.out.println(report(rates, cpu, server.version(), rounds, requests));
         }
     }
 
@@ -81,12 +100,29 @@ public final class PairFloor {
                         LATCH_WRITE + "redis.call('del', KEYS[3])\n"))),
                 new Variant("pair without the latch write", "EVALSHA", load(probe, without(pair, LATCH_WRITE))),
                 new Variant("pair without the unlock message", "EVALSHA", load(probe, without(pair, PUBLISH)))));
+        // As a blocking caller sends them: each connection waits for a call's answer before sending the next.
+        variants.add(variants.get(0).oneAtATime());
+        variants.add(variants.get(1).oneAtATime());
         if (majorVersion >= 7) {
             probe.call("FUNCTION", "LOAD", "REPLACE", "#!lua name=hasp_floor\nlocal function pair(KEYS, ARGV)\n" + pair
                     + "end\nredis.register_function('" + FUNCTION + "', pair)\n");
             variants.add(new Variant("pair as a function (FCALL)", "FCALL", FUNCTION));
         }
         return variants;
+    }
+
+    /** The server's CPU time so far, user and system, in seconds ({@code INFO cpu}). */
+    private static double serverCpuSeconds(RedisProbe probe) {
+        double seconds = 0;
+        for (String line : String.valueOf(probe.call("INFO", "cpu")).split("\r\n")) {
+            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+                seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1));
+            }
+        }
+        if (seconds == 0) {
+            throw new IllegalStateException("INFO cpu named no used_cpu_sys or used_cpu_user");
+        }
+        return seconds;
     }
 
     private static String load(RedisProbe probe, String lua) {
@@ -108,8 +144,8 @@ public final class PairFloor {
     }
 
     private static ServerCeiling.Result measure(Path tool, RedisServer server, Variant variant, long requests) {
-        List<String> arguments = new ArrayList<>(List.of("-c", Integer.toString(ServerCeiling.CLIENTS), "-P",
-                Integer.toString(ServerCeiling.PIPELINE), "-n", Long.toString(requests), "-r",
+        List<String> arguments = new ArrayList<>(List.of("-c", Integer.toString(variant.clients()), "-P",
+                Integer.toString(variant.pipeline()), "-n", Long.toString(requests), "-r",
                 Long.toString(ServerCeiling.KEY_SPACE), "--csv", variant.command(), variant.target(), "3"));
         arguments.addAll(LockPairScriptText.KEYS);
         arguments.addAll(List.of(AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER, LockPairScriptText.LATCH_MILLIS));
@@ -123,27 +159,37 @@ public final class PairFloor {
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
-    private static String report(Map<String, List<Double>> rates, String version, int rounds, long requests) {
+    private static String report(Map<String, List<Double>> rates, Map<String, List<Double>> cpu, String version,
+            int rounds, long requests) {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "%nredis %s, redis-benchmark -c %d -P %d -n %d -r %d, %d rounds taking turns"
-                + " (median, then every round)%n%n", version, ServerCeiling.CLIENTS, ServerCeiling.PIPELINE, requests,
-                ServerCeiling.KEY_SPACE, rounds));
-        out.append("| sent | calls/s | us of the server per call | rounds |\n|---|---:|---:|---|\n");
+        out.append(String.format(Locale.ROOT, "%nredis %s, redis-benchmark -n %d -r %d, %d rounds taking turns (median,"
+                + " then every round); the server's CPU (INFO cpu, user + system) over the calls sent%n%n", version,
+                requests, ServerCeiling.KEY_SPACE, rounds));
+        out.append("| sent | connections x in flight | calls/s | us of server CPU per call | calls/s of each round |\n"
+                + "|---|---|---:|---:|---|\n");
         Map<String, Double> micros = new LinkedHashMap<>();
         for (Map.Entry<String, List<Double>> entry : rates.entrySet()) {
-            double rate = median(entry.getValue());
-            micros.put(entry.getKey(), 1e6 / rate);
+            double perCall = median(cpu.get(entry.getKey()));
+            micros.put(entry.getKey(), perCall);
             StringBuilder each = new StringBuilder();
             for (double value : entry.getValue()) {
                 each.append(each.length() == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%,.0f", value));
             }
-            out.append(String.format(Locale.ROOT, "| %s | %,.0f | %.2f | %s |%n", entry.getKey(), rate, 1e6 / rate, each));
+            boolean alone = entry.getKey().endsWith("one call at a time");
+            out.append(String.format(Locale.ROOT, "| %s | %d x %d | %,.0f | %.2f | %s |%n", entry.getKey(),
+                    alone ? ServerCeiling.BLOCKING_CALLERS : ServerCeiling.CLIENTS, alone ? 1 : ServerCeiling.PIPELINE,
+                    median(entry.getValue()), perCall, each));
         }
         double empty = micros.get("empty script");
         double pair = micros.get("pair");
         out.append(String.format(Locale.ROOT, "%nA pair as a client sends it, two script calls: %.2f us (the pair's %.2f"
-                + " and one more script call's %.2f), at most %,.0f pairs/s.%n", pair + empty, pair, empty,
-                1e6 / (pair + empty)));
+                + " and one more script call's %.2f).%n", pair + empty, pair, empty));
+        double emptyAlone = micros.get("empty script, one call at a time");
+        double pairAlone = micros.get("pair, one call at a time");
+        out.append(String.format(Locale.ROOT, "The same two calls sent one at a time on their connection, as blocking"
+                + " callers send them: %.2f us; reading and answering each call on its own costs %.2f us more than in a"
+                + " pipeline (the empty script's %.2f against %.2f), %.0f%% of that pair.%n", pairAlone + emptyAlone,
+                emptyAlone - empty, emptyAlone, empty, 100 * 2 * (emptyAlone - empty) / (pairAlone + emptyAlone)));
         double noLatch = micros.get("pair without the latch write");
         out.append(String.format(Locale.ROOT, "The latch: %.2f us of the pair as measured, its key living on for the latch's"
                 + " life; %.2f us written and deleted at once (a client's latch sweeper deletes it within a timer tick)."

@@ -110,7 +110,7 @@ final class Hold {
         return renewalInFlight;
     }
 
-    /** The unlock left holds behind (or failed): renewal may resume. */
+    /** The unlock left {@code remaining} holds behind: renewal may resume. */
     synchronized void endClosing(int remaining) {
         closing = false;
         if (remaining > 0) {

@@ -25,8 +25,9 @@ import java.util.function.BiConsumer;
  * <p>Outcomes: completes normally when the hold was given back (the owner's hold ended, or it still holds
  * with one hold fewer); fails with {@link IllegalMonitorStateException} when the owner did not hold the
  * lock, with {@link HoldLostException} when this client tracked the hold but it had ended (expired or
- * lost), or with the Redis error when the unlock could not be confirmed. Completes on an event-loop or
- * timer thread.
+ * lost), or with the Redis error when the unlock could not be confirmed; the hold then ends {@link HoldEnd#LOST}
+ * and is not renewed any more, so its lease runs out in Redis unless the unlock did free it. Completes on an
+ * event-loop or timer thread.
  */
 final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutcome, Throwable>, Stranded {
 
@@ -179,7 +180,10 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
             return;
         }
         if (hold != null) {
-            hold.endClosing(0);
+            // Nobody may go on relying on a hold whose unlock may have freed it, and nothing renews a hold whose
+            // owner meant to give it back (an unlock not waited for would otherwise keep the lock taken for good).
+            context.holds.end(hold, HoldEnd.LOST, "its unlock could not be confirmed (" + cause
+                    + "); it is not renewed any more, and its lease runs out in Redis unless that unlock freed it");
         }
         noLongerHeldHere();
         reportToSuccessor(false, cause);

@@ -3,14 +3,18 @@ package io.hasp.internal.lock;
 import static io.hasp.internal.lock.ServerView.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
+import io.hasp.RedisException;
 import io.hasp.internal.ClientInternals;
+import io.hasp.internal.Futures;
 import io.hasp.internal.lock.ServerView.ScriptCall;
 import io.hasp.lock.HaspLock;
+import io.hasp.lock.HoldLostException;
 import io.hasp.lock.HoldEnd;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.TcpProxy;
@@ -342,6 +346,30 @@ class AcquisitionTest extends ProxiedLockTest {
             proxy.rejectNewConnections(false);
             get(locking);
             assertEquals(1L, view.count(NAME, "me:1"), "the hold counted once");
+        }
+    }
+
+    @Test
+    void anUnlockThatCannotBeConfirmedEndsTheHoldLostAndItsLeaseRunsOut() throws Exception {
+        try (HaspClient impatient = HaspClient.create(HaspConfig.builder().uri(proxy.uri())
+                .commandTimeout(Duration.ofMillis(300)).build());
+                LockService watched = service(impatient, impatient, Duration.ofSeconds(6))) {
+            HaspLock mine = Locks.reentrant(watched, NAME);
+            get(mine.lockAsync(a));
+            CompletableFuture<HoldEnd> end = mine.holdEnd(a);
+            proxy.rejectNewConnections(true);
+            proxy.cutAll();
+            CompletableFuture<Void> unlock = mine.unlockAsync(a);   // never reaches the server
+            Throwable error = assertThrows(Exception.class, () -> get(unlock));
+            assertInstanceOf(RedisException.class, Futures.unwrap(error));
+            // Ended with the unlock's failure (about 0.6 s in), long before the 6 s lease could have run out.
+            assertEquals(HoldEnd.LOST, end.getNow(null));
+            assertEquals(0, watched.heldLocks());
+            proxy.rejectNewConnections(false);
+            // Reachable again, nothing renews the hold its owner meant to give back: its lease runs out.
+            await("the lease ran out", SLACK, () -> !view.exists(NAME));
+            Throwable again = assertThrows(Exception.class, () -> get(mine.unlockAsync(a)));
+            assertInstanceOf(HoldLostException.class, Futures.unwrap(again));
         }
     }
 

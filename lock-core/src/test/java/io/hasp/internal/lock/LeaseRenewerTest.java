@@ -200,10 +200,10 @@ class LeaseRenewerTest {
     }
 
     @Test
-    void aFailedUnlockLetsRenewalResume() {
+    void anUnlockThatLeavesHoldsBehindLetsRenewalResume() {
         Hold hold = watchdogHold("lock");
         assertNull(hold.beginClosing(), "no renewal in flight: the unlock may be sent at once");
-        hold.endClosing(0);
+        hold.endClosing(1);
         renewer.renewNow();
         assertEquals(1, calls.size());
     }
