@@ -30,9 +30,10 @@ import org.redisson.api.RedissonClient;
  * (library {@code hasp} or {@code redisson}; without a URI it starts a private redis-server). With
  * {@code -Dhasp.directConnections=0} hasp's blocking calls go through its event loop, many callers' commands
  * sharing one connection, instead of each on a direct connection of its own. With {@code -Dhasp.alternate=true} each
- * thread takes turns between two names of its own, and with {@code -Dhasp.unlockAsync=true} too it gives each
- * lock back with {@code unlockAsync} without waiting for the answer (hasp only): the next lock, of the other
- * name, goes out while the unlock is on its way.
+ * thread takes turns between two names of its own; with {@code -Dhasp.unlockAsync=true} it gives each lock back
+ * with {@code unlockAsync()} without waiting for the answer (hasp only), taking turns between two names unless
+ * {@code -Dhasp.alternate=false}: the next lock, of the other name, goes out while the unlock is on its way (the
+ * same name's waits for the unlock's answer).
  */
 public final class CpuBreakdown {
 
@@ -75,7 +76,7 @@ public final class CpuBreakdown {
             throw new IllegalArgumentException("library: " + library + " (expected: hasp or redisson)");
         }
         boolean unlockAsync = Boolean.getBoolean("hasp.unlockAsync");
-        boolean alternate = unlockAsync || Boolean.getBoolean("hasp.alternate");
+        boolean alternate = Boolean.parseBoolean(System.getProperty("hasp.alternate", Boolean.toString(unlockAsync)));
         if (unlockAsync && hasp == null) {
             throw new IllegalArgumentException("-Dhasp.unlockAsync=true is for hasp only");
         }
@@ -98,8 +99,7 @@ public final class CpuBreakdown {
                         Lock lock = locks[turn++ % locks.length];
                         lock.lock();
                         if (unlockAsync) {
-                            HaspLock haspLock = (HaspLock) lock;
-                            haspLock.unlockAsync(haspLock.currentOwner()).whenComplete((v, e) -> {
+                            ((HaspLock) lock).unlockAsync().whenComplete((v, e) -> {
                                 if (e != null) {
                                     failedUnlocks.incrementAndGet();
                                 }
@@ -145,8 +145,8 @@ public final class CpuBreakdown {
             }
             return String.format(Locale.ROOT, "%s%s, %d threads: %.0f pairs/s; this JVM %.0f us CPU per pair (%.2f cores), "
                     + "redis-server %.0f us CPU per pair (%.2f cores); server commands per pair (incl. inside scripts):%s",
-                    library, unlockAsync ? " (unlockAsync not waited for, two locks a thread)"
-                            : alternate ? " (two locks a thread)" : "", threads, n / secs, (c1 - c0) * usPerTick / n, (c1 - c0) / 100.0 / secs,
+                    library, (unlockAsync ? " (unlockAsync() not waited for)" : "") + (alternate ? " (two locks a thread)" : ""),
+                    threads, n / secs, (c1 - c0) * usPerTick / n, (c1 - c0) / 100.0 / secs,
                     (s1 - s0) * usPerTick / n, (s1 - s0) / 100.0 / secs, perPair);
         } finally {
             lettuce.shutdown();
