@@ -189,19 +189,21 @@ public interface HaspLock extends Lock {
     /**
      * Gives back one hold of {@code owner}. The future fails with {@link IllegalMonitorStateException}
      * when the owner does not hold the lock; a lost reply is retried with the same request id, so the
-     * real owner never sees that exception because of a retry. It fails with the Redis error when no answer
-     * came within the retry budget (about twice the command timeout): the hold then ends
-     * {@link HoldEnd#LOST}, is not renewed any more, and its lease runs out in Redis unless the unlock freed it.
+     * real owner never sees that exception because of a retry. It fails with the Redis error when the unlock
+     * failed or no answer came within the retry budget (about twice the command timeout); when it was to give
+     * back the owner's last hold, the hold then ends {@link HoldEnd#LOST}, is not renewed any more, and its
+     * lease runs out in Redis unless the unlock freed it.
      *
-     * <p>The caller need not wait for it: a lock call by the same owner made meanwhile is sent once this
-     * unlock has its answer, and the answer also reaches {@link #holdEnd(LockOwner)}.
+     * <p>The caller need not wait for it: a lock call of this lock by the same owner made meanwhile is sent once
+     * this unlock has its answer, and the answer also reaches {@link #holdEnd(LockOwner)}.
      */
     CompletableFuture<Void> unlockAsync(LockOwner owner);
 
     /**
      * {@link #unlockAsync(LockOwner)} for the calling thread's hold: for a blocking caller that does not need the
-     * unlock's answer before going on, one round trip per lock+unlock pair instead of two. Read the outcome from
-     * the future or from {@link #holdEnd()} taken before.
+     * unlock's answer before going on. It waits for one round trip per lock+unlock pair instead of two, unless it
+     * locks this same lock again before the answer came (that lock call waits for it). Read the outcome from the
+     * future or from {@link #holdEnd()} taken before.
      */
     default CompletableFuture<Void> unlockAsync() {
         return unlockAsync(currentOwner());

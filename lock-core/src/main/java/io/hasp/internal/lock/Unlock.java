@@ -25,9 +25,10 @@ import java.util.function.BiConsumer;
  * <p>Outcomes: completes normally when the hold was given back (the owner's hold ended, or it still holds
  * with one hold fewer); fails with {@link IllegalMonitorStateException} when the owner did not hold the
  * lock, with {@link HoldLostException} when this client tracked the hold but it had ended (expired or
- * lost), or with the Redis error when the unlock could not be confirmed; the hold then ends {@link HoldEnd#LOST}
- * and is not renewed any more, so its lease runs out in Redis unless the unlock did free it. Completes on an
- * event-loop or timer thread.
+ * lost), or with the Redis error when the unlock failed or could not be confirmed; when it was to give back the last
+ * hold, the hold then ends {@link HoldEnd#LOST} and is not renewed any more, so its lease runs out in Redis unless
+ * the unlock did free it (an inner level's failure leaves the hold renewed). Completes on an event-loop or timer
+ * thread.
  */
 final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutcome, Throwable>, Stranded {
 
@@ -51,6 +52,11 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
     private volatile Unlock earlier;
     /** Set once this unlock has its answer, just before it completes. */
     private volatile boolean answered;
+    /**
+     * Completed by {@link #finish}: what acquisitions of the same hold wait for (not this future, which its caller
+     * may complete or cancel first). Made when the first one waits; guarded by this.
+     */
+    private CompletableFuture<Void> answer;
 
     private Unlock(LockContext context, LockKind kind, String name, LockOwner owner, Hold hold) {
         this.context = context;
@@ -79,13 +85,24 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         return unlock;
     }
 
-    /** The earliest unlock of the same hold started before this one that has no answer yet; or null. */
+    /** The nearest unlock of the same hold started before this one that has no answer yet; or null. */
     Unlock earlierInFlight() {
         Unlock e = earlier;
         while (e != null && e.answered) {
             e = e.earlier;
         }
         return e;
+    }
+
+    /** Completes when this unlock has its answer and this client's records show it; null when it has it already. */
+    synchronized CompletableFuture<Void> answer() {
+        if (answered) {
+            return null;
+        }
+        if (answer == null) {
+            answer = new CompletableFuture<>();
+        }
+        return answer;
     }
 
     /** Sends once the watchdog's renewal of the hold in flight, if any, has answered. */
@@ -99,13 +116,13 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
     }
 
     private void send() {
-        if (!sent) {
-            sent = true;
-            firstSentNanos = context.nanoTime();
-            handOver = HandOver.claim(context, kind, name, owner, hold);
-        }
         CompletableFuture<ReleaseOutcome> reply;
         try {
+            if (!sent) {
+                sent = true;
+                firstSentNanos = context.nanoTime();
+                handOver = HandOver.claim(context, kind, name, owner, hold);
+            }
             reply = release();
         } catch (RuntimeException e) {
             // Not sent. (Not Futures.sent: its lambda costs an allocation per unlock.)
@@ -179,11 +196,15 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         if (context.resendLater(this, this::send, cause, failedSends++, retryUntilNanos)) {
             return;
         }
-        if (hold != null) {
+        if (hold != null && cause instanceof RedisClosedException) {
+            context.holds.end(hold, HoldEnd.CLIENT_CLOSED);
+        } else if (hold != null && hold.count() <= 1) {
             // Nobody may go on relying on a hold whose unlock may have freed it, and nothing renews a hold whose
             // owner meant to give it back (an unlock not waited for would otherwise keep the lock taken for good).
-            context.holds.end(hold, HoldEnd.LOST, "its unlock could not be confirmed (" + cause
+            context.holds.end(hold, HoldEnd.LOST, "its unlock failed or could not be confirmed (" + cause
                     + "); it is not renewed any more, and its lease runs out in Redis unless that unlock freed it");
+        } else if (hold != null) {
+            hold.endClosing(0);   // an inner level: the owner holds the lock either way, renewal goes on
         }
         noLongerHeldHere();
         reportToSuccessor(false, cause);
@@ -195,12 +216,19 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
      * acquisition of the same hold waiting for it begins then.
      */
     private void finish(Throwable failure) {
-        answered = true;
+        CompletableFuture<Void> waiting;
+        synchronized (this) {
+            answered = true;
+            waiting = answer;
+        }
         context.unlocksInFlight.answered(holdKey, this);
         if (failure == null) {
             complete(null);
         } else {
             completeExceptionally(failure);
+        }
+        if (waiting != null) {
+            waiting.complete(null);
         }
     }
 

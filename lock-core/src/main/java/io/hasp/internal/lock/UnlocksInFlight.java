@@ -1,5 +1,6 @@
 package io.hasp.internal.lock;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -13,8 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * the lock. This happens when an application calls {@code unlockAsync} without waiting and locks again at once.
  *
  * <p>Each hold with unlocks in flight maps to the latest of them, which links to the one started before it. An
- * unlock leaves the map when answered, before it completes, leaving the earliest of the earlier ones still in
- * flight in its place; a waiting acquisition checks again when the unlock it waited for completes. Thread-safe;
+ * unlock leaves the map when answered, before it completes, leaving the nearest earlier one still in flight in its
+ * place; a waiting acquisition checks again once the unlock it waited for has its answer. Thread-safe;
  * costs one map insertion and one removal per unlock.
  */
 final class UnlocksInFlight {
@@ -37,17 +38,19 @@ final class UnlocksInFlight {
     }
 
     /**
-     * Begins {@code acquisition} once the unlock of {@code key} in flight now, if any, completes (it then checks
-     * again).
+     * Begins {@code acquisition} once the unlock of {@code key} in flight now, if any, has its answer (it then
+     * checks again). Waits for the unlock's answer, not for its future, which its caller may complete first.
      *
      * @return false when no unlock of {@code key} is in flight (the caller begins at once; nothing was kept)
      */
     boolean deferred(HoldKey key, Acquisition acquisition) {
-        Unlock unlock = latest.isEmpty() ? null : latest.get(key);
-        if (unlock == null) {
-            return false;
+        for (Unlock unlock = latest.isEmpty() ? null : latest.get(key); unlock != null; unlock = unlock.earlierInFlight()) {
+            CompletableFuture<Void> answer = unlock.answer();
+            if (answer != null) {
+                answer.whenComplete((v, e) -> acquisition.begin());
+                return true;
+            }
         }
-        unlock.whenComplete((v, e) -> acquisition.begin());
-        return true;
+        return false;
     }
 }

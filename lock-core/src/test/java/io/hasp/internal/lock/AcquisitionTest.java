@@ -374,6 +374,46 @@ class AcquisitionTest extends ProxiedLockTest {
     }
 
     @Test
+    void anInnerUnlockThatCannotBeConfirmedLeavesTheHoldRenewed() throws Exception {
+        try (HaspClient impatient = HaspClient.create(HaspConfig.builder().uri(proxy.uri())
+                .commandTimeout(Duration.ofMillis(300)).build());
+                LockService watched = service(impatient, impatient, Duration.ofSeconds(6))) {
+            HaspLock mine = Locks.reentrant(watched, NAME);
+            get(mine.lockAsync(a));
+            get(mine.lockAsync(a));
+            CompletableFuture<HoldEnd> end = mine.holdEnd(a);
+            proxy.rejectNewConnections(true);
+            proxy.cutAll();
+            assertThrows(Exception.class, () -> get(mine.unlockAsync(a)));
+            // The owner holds the lock whether or not that inner unlock ran: its outer code stays protected.
+            assertNull(end.getNow(null));
+            assertEquals(1, watched.heldLocks());
+            int renewals = view.scriptCalls(RenewScript.SCRIPT, NAME).size();
+            proxy.rejectNewConnections(false);
+            await("renewed again once reachable", SLACK, () -> view.scriptCalls(RenewScript.SCRIPT, NAME).size() > renewals);
+            assertEquals(2L, view.count(NAME, "me:1"), "the unlock never reached the server");
+            get(mine.unlockAsync(a));
+            get(mine.unlockAsync(a));
+            assertFalse(view.exists(NAME));
+            assertEquals(HoldEnd.RELEASED, end.get(SLACK.toSeconds(), TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void anAcquisitionWaitsForTheAnswerOfAnUnlockWhoseCallerCancelledIt() throws Exception {
+        get(lock.lockAsync(a));
+        proxy.delay(Duration.ofMillis(500));
+        CompletableFuture<Void> unlock = lock.unlockAsync(a);
+        assertTrue(unlock.cancel(false), "cancelled by its caller before the answer came");
+        CompletableFuture<Void> again = lock.lockAsync(a);
+        assertNull(get(again), "taken once the unlock had its answer");
+        proxy.delay(Duration.ZERO);
+        assertEquals(1L, view.count(NAME, "me:1"));
+        get(lock.unlockAsync(a));
+        assertFalse(view.exists(NAME));
+    }
+
+    @Test
     void aLockGrantedAsTheCallerCancelsIsGivenBack() throws Exception {
         proxy.delay(Duration.ofSeconds(2));
         CompletableFuture<Boolean> attempt = lock.tryLockAsync(60, -1, TimeUnit.SECONDS, a);
