@@ -137,6 +137,21 @@ class ReadWriteLockIT {
     }
 
     @Test
+    void theWriteLockTakenRightAfterAReadUnlockNotWaitedForIsAnUpgradeNoMore() {
+        HaspReadWriteLock rw = lockOf(one);
+        for (int round = 0; round < 20; round++) {
+            rw.readLock().lock();
+            var unlock = rw.readLock().unlockAsync();
+            rw.writeLock().lock();   // waits for that unlock's answer instead of finding its own read hold
+            get(unlock);
+            assertTrue(rw.writeLock().isHeldByCurrentThread(), "round " + round);
+            assertFalse(rw.readLock().isHeldByCurrentThread(), "round " + round);
+            rw.writeLock().unlock();
+        }
+        assertFalse(exists(one, name));
+    }
+
+    @Test
     void writerDowngradesToReader() {
         HaspReadWriteLock rw = lockOf(one);
         HaspReadWriteLock other = lockOf(two);

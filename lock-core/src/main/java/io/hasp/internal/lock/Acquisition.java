@@ -126,7 +126,7 @@ final class Acquisition extends Successor implements Stranded {
 
     /** Starts sending once no acquire of the hold has an unknown outcome and no unlock of it lacks its answer. */
     void begin() {
-        if (context.unlocksInFlight.deferred(holdKey, this)) {
+        if (context.unlocksInFlight.deferred(holdKey.ordering(owner), this)) {
             return;
         }
         // When this client already waits on the lock, join its waiters before the first attempt

@@ -13,4 +13,13 @@ record HoldKey(LockKind kind, String name, String field) {
     static HoldKey of(LockKind kind, String name, LockOwner owner) {
         return new HoldKey(kind, name, kind.holdField(owner));
     }
+
+    /**
+     * The key under which {@code owner}'s unlocks and acquisitions of this hold's lock are ordered
+     * ({@link UnlocksInFlight}): this key, or one shared by the modes of a lock ({@link LockKind#orderedWith}).
+     */
+    HoldKey ordering(LockOwner owner) {
+        LockKind with = kind.orderedWith();
+        return with == kind ? this : of(with, name, owner);
+    }
 }

@@ -54,6 +54,15 @@ public interface LockKind {
     }
 
     /**
+     * The kind under which an owner's acquisitions of this kind wait for its unlocks in flight: this kind (default),
+     * or, where several kinds are modes of one lock in one hash (a read/write lock's), the same kind for all of them,
+     * so that taking one mode waits for the owner's unlock of another still on its way.
+     */
+    default LockKind orderedWith() {
+        return this;
+    }
+
+    /**
      * The identity of {@code owner}'s hold in this kind, unique among the kinds of one lock name
      * (the reentrant lock: {@link LockOwner#field()}); used in diagnostics and logs.
      */

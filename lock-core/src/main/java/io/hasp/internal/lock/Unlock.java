@@ -39,6 +39,8 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
     /** This client's record of the hold, or null when it tracks none. */
     private final Hold hold;
     private final HoldKey holdKey;
+    /** Where this unlock is recorded among the unlocks in flight ({@link HoldKey#ordering}). */
+    private final HoldKey orderKey;
     /** The key recording this request's outcome, the same for every send. */
     private final String latch;
     private final long leaseMillis;
@@ -65,6 +67,7 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         this.owner = owner;
         this.hold = hold;
         this.holdKey = hold != null ? hold.key : HoldKey.of(kind, name, owner);
+        this.orderKey = holdKey.ordering(owner);
         this.latch = context.unlockLatch(kind, name);
         this.leaseMillis = hold != null ? hold.leaseMillis() : context.watchdogLeaseMillis;
         this.retryUntilNanos = context.nanoTime() + context.retryNanos;
@@ -74,7 +77,7 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
     static Unlock start(LockContext context, LockKind kind, String name, LockOwner owner) {
         Hold hold = context.holds.get(kind, name, owner);
         Unlock unlock = new Unlock(context, kind, name, owner, hold);
-        Unlock before = context.unlocksInFlight.started(unlock.holdKey, unlock);
+        Unlock before = context.unlocksInFlight.started(unlock.orderKey, unlock);
         if (before != null) {
             unlock.earlier = before.answered ? before.earlierInFlight() : before;
         }
@@ -221,7 +224,7 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
             answered = true;
             waiting = answer;
         }
-        context.unlocksInFlight.answered(holdKey, this);
+        context.unlocksInFlight.answered(orderKey, this);
         if (failure == null) {
             complete(null);
         } else {

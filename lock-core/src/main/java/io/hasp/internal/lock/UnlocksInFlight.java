@@ -5,7 +5,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The unlocks of this client that have not had their answer yet, by hold: an acquisition of the same lock by the
- * same owner begins only once they have been answered.
+ * same owner (in any mode of a lock that has several, {@link HoldKey#ordering}) begins only once they have been
+ * answered.
  *
  * <p>Until then the acquisition cannot know which hold count to bring the owner to. Sent as a re-entry (the count
  * this client still records, plus one), it finds no hold once the unlock has run first, and fails as if the hold

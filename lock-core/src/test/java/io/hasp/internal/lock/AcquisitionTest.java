@@ -52,6 +52,17 @@ class AcquisitionTest extends ProxiedLockTest {
         return ProxiedServer.service("me", commands, pubSub, watchdog);
     }
 
+    /** A client of the proxy whose commands time out after 300 ms (so an unlock's retry budget is about 0.6 s). */
+    private HaspClient impatientClient() {
+        return HaspClient.create(HaspConfig.builder().uri(proxy.uri()).commandTimeout(Duration.ofMillis(300)).build());
+    }
+
+    /** Cuts every connection through the proxy and refuses new ones until {@code rejectNewConnections(false)}. */
+    private void cutOff() {
+        proxy.rejectNewConnections(true);
+        proxy.cutAll();
+    }
+
     private void awaitSubscribers(long count) {
         await("subscribers of " + CHANNEL + " == " + count, SLACK, () -> view.subscribers(CHANNEL) == count);
     }
@@ -142,8 +153,7 @@ class AcquisitionTest extends ProxiedLockTest {
 
     @Test
     void anAcquireWithUnknownOutcomeAtTheDeadlineIsRolledBack() throws Exception {
-        try (HaspClient impatient = HaspClient.create(HaspConfig.builder().uri(proxy.uri())
-                .commandTimeout(Duration.ofMillis(300)).build());
+        try (HaspClient impatient = impatientClient();
                 LockService hurried = service(impatient, impatient, WATCHDOG)) {
             impatient.commands().ping().get(30, TimeUnit.SECONDS);
             // Every acquire runs on the server, but its reply comes after the command timed out.
@@ -328,14 +338,12 @@ class AcquisitionTest extends ProxiedLockTest {
     @Test
     void lockKeepsTryingWhileRedisIsUnreachableButNeverSpins() throws Exception {
         AtomicInteger attempts = new AtomicInteger();
-        try (HaspClient impatient = HaspClient.create(HaspConfig.builder().uri(proxy.uri())
-                .commandTimeout(Duration.ofMillis(300)).build());
+        try (HaspClient impatient = impatientClient();
                 LockService counted = new LockService("me", new PartsTopology(SentCommands.counting(impatient.commands(),
                         AcquireScript.SCRIPT, attempts), ClientInternals.pubSub(impatient)), ClientInternals.timer(impatient), WATCHDOG,
                         impatient.config().timerTick(), impatient.config().commandTimeout())) {
             impatient.commands().ping().get(30, TimeUnit.SECONDS);
-            proxy.rejectNewConnections(true);
-            proxy.cutAll();
+            cutOff();
             long started = System.nanoTime();
             CompletableFuture<Void> locking = Locks.reentrant(counted, NAME).lockAsync(a);
             await("five attempts while the server is unreachable", SLACK, () -> attempts.get() >= 5);
@@ -351,14 +359,12 @@ class AcquisitionTest extends ProxiedLockTest {
 
     @Test
     void anUnlockThatCannotBeConfirmedEndsTheHoldLostAndItsLeaseRunsOut() throws Exception {
-        try (HaspClient impatient = HaspClient.create(HaspConfig.builder().uri(proxy.uri())
-                .commandTimeout(Duration.ofMillis(300)).build());
+        try (HaspClient impatient = impatientClient();
                 LockService watched = service(impatient, impatient, Duration.ofSeconds(6))) {
             HaspLock mine = Locks.reentrant(watched, NAME);
             get(mine.lockAsync(a));
             CompletableFuture<HoldEnd> end = mine.holdEnd(a);
-            proxy.rejectNewConnections(true);
-            proxy.cutAll();
+            cutOff();
             CompletableFuture<Void> unlock = mine.unlockAsync(a);   // never reaches the server
             Throwable error = assertThrows(Exception.class, () -> get(unlock));
             assertInstanceOf(RedisException.class, Futures.unwrap(error));
@@ -375,15 +381,13 @@ class AcquisitionTest extends ProxiedLockTest {
 
     @Test
     void anInnerUnlockThatCannotBeConfirmedLeavesTheHoldRenewed() throws Exception {
-        try (HaspClient impatient = HaspClient.create(HaspConfig.builder().uri(proxy.uri())
-                .commandTimeout(Duration.ofMillis(300)).build());
+        try (HaspClient impatient = impatientClient();
                 LockService watched = service(impatient, impatient, Duration.ofSeconds(6))) {
             HaspLock mine = Locks.reentrant(watched, NAME);
             get(mine.lockAsync(a));
             get(mine.lockAsync(a));
             CompletableFuture<HoldEnd> end = mine.holdEnd(a);
-            proxy.rejectNewConnections(true);
-            proxy.cutAll();
+            cutOff();
             assertThrows(Exception.class, () -> get(mine.unlockAsync(a)));
             // The owner holds the lock whether or not that inner unlock ran: its outer code stays protected.
             assertNull(end.getNow(null));
@@ -427,8 +431,7 @@ class AcquisitionTest extends ProxiedLockTest {
 
     @Test
     void aCancelledAcquisitionWhoseGrantTimedOutIsRolledBack() throws Exception {
-        try (HaspClient impatient = HaspClient.create(HaspConfig.builder().uri(proxy.uri())
-                .commandTimeout(Duration.ofMillis(300)).build());
+        try (HaspClient impatient = impatientClient();
                 LockService hurried = service(impatient, impatient, WATCHDOG)) {
             impatient.commands().ping().get(30, TimeUnit.SECONDS);
             proxy.delay(Duration.ofSeconds(2));

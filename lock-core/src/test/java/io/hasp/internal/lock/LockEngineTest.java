@@ -78,6 +78,37 @@ class LockEngineTest {
     }
 
     @Test
+    void anAcquisitionBySameOwnerIsSentOnlyOnceItsUnlockInFlightHasItsAnswer() {
+        LockOwner owner = here.owner(1);
+        assertTrue(here.tryAcquire(kind, NAME, owner, LEASE, 0).join());
+        kind.holdReplies();
+        CompletableFuture<Void> unlock = here.release(kind, NAME, owner);   // freed in the kind, its answer held
+        CompletableFuture<Boolean> again = here.tryAcquire(kind, NAME, owner, LEASE, TimeUnit.SECONDS.toNanos(10));
+        assertEquals(List.of("acquire engine", "release engine"), kind.calls(), "the acquisition waits");
+        kind.deliverHeldReplies();
+        assertNull(unlock.join());
+        assertTrue(again.join());
+        assertEquals(1, kind.count(NAME, owner), "taken afresh: one hold, not a re-entry's two");
+    }
+
+    @Test
+    void anAcquisitionOfAnotherModeOfTheLockWaitsForTheSameOwnersUnlock() {
+        MemoryKind otherMode = new MemoryKind(timer::nanoTime, pubSub, kind);
+        LockOwner owner = here.owner(1);
+        assertTrue(here.tryAcquire(kind, NAME, owner, LEASE, 0).join());
+        kind.holdReplies();
+        CompletableFuture<Void> unlock = here.release(kind, NAME, owner);
+        CompletableFuture<Boolean> other = here.tryAcquire(otherMode, NAME, owner, LEASE, TimeUnit.SECONDS.toNanos(10));
+        CompletableFuture<Boolean> elsewhere = here.tryAcquire(otherMode, "another", owner, LEASE, TimeUnit.SECONDS.toNanos(10));
+        assertEquals(List.of("acquire another"), otherMode.calls(), "only the acquisition of another lock went out");
+        kind.deliverHeldReplies();
+        assertNull(unlock.join());
+        assertTrue(other.join());
+        assertTrue(elsewhere.join());
+        assertEquals(List.of("acquire another", "acquire engine"), otherMode.calls());
+    }
+
+    @Test
     void aFreeLockIsAcquiredAndReleasedAndItsHoldEnds() {
         LockOwner owner = here.owner(1);
         assertTrue(here.tryAcquire(kind, NAME, owner, LEASE, 0).join());

@@ -37,10 +37,22 @@ final class MemoryKind implements LockKind {
     private final List<Runnable> pending = new ArrayList<>();
     private final List<String> calls = new ArrayList<>();
     private boolean holding;
+    private final LockKind orderedWith;
 
     MemoryKind(LongSupplier clock, MemoryPubSub pubSub) {
+        this(clock, pubSub, null);
+    }
+
+    /** A kind whose acquisitions wait for the unlocks of {@code orderedWith}'s holds too, as a mode of its lock. */
+    MemoryKind(LongSupplier clock, MemoryPubSub pubSub, LockKind orderedWith) {
         this.clock = clock;
         this.pubSub = pubSub;
+        this.orderedWith = orderedWith;
+    }
+
+    @Override
+    public LockKind orderedWith() {
+        return orderedWith != null ? orderedWith : this;
     }
 
     /** The next {@code count} calls fail with {@code failure}, after they took effect (a lost reply). */

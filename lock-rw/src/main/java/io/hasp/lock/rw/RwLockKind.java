@@ -38,6 +38,12 @@ final class RwLockKind implements LockKind {
         return mode;
     }
 
+    /** Both modes: taking one waits for the same owner's unlock of the other still on its way. */
+    @Override
+    public LockKind orderedWith() {
+        return READ;
+    }
+
     /** {@code redisson_rwlock:{<name>}}, shared by both modes: waiters of both share one subscription. */
     @Override
     public String channel(String name) {
