@@ -62,7 +62,7 @@ public final class HaspClient implements AutoCloseable {
         });
     }
 
-    private final String id = UUID.randomUUID().toString();
+    private final String id = newId();
     private final HaspConfig config;
     private final ClientThreads ioThreads;
     private final ClientThreads timerThreads;
@@ -167,9 +167,22 @@ public final class HaspClient implements AutoCloseable {
         }
     }
 
-    /** @return this client instance's UUID (the prefix of lock owner names) */
+    /**
+     * Returns this client instance's id, the prefix of its lock owner names: a random UUID of version 8, which tells
+     * other hasp clients that the holder of a lock is a hasp client whose release gives the next turn to the
+     * processes waiting in line (Redisson's ids are version 4; see docs/locks.md).
+     *
+     * @return the id, {@code "xxxxxxxx-xxxx-8xxx-yxxx-xxxxxxxxxxxx"}
+     */
     public String id() {
         return id;
+    }
+
+    /** A random UUID of version 8 (RFC 9562's form for ids whose bits the maker chooses): 122 random bits. */
+    static String newId() {
+        UUID random = UUID.randomUUID();
+        long high = (random.getMostSignificantBits() & ~0xF000L) | 0x8000L;
+        return new UUID(high, random.getLeastSignificantBits()).toString();
     }
 
     /** @return the configuration */

@@ -4,20 +4,26 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
- * The lock's acquire script, read from lock-core's resource {@code io/hasp/internal/lock/acquire.lua}, so the raw
- * EVALSHA rows (hasp's client, Lettuce, redis-benchmark) all run exactly what {@code lock()} runs.
+ * The lock's acquire script as {@code lock()} runs it: lock-core's resource {@code io/hasp/internal/lock/turns.lua}
+ * (the line of waiting processes) followed by {@code acquire.lua}, so the raw EVALSHA rows (hasp's client, Lettuce,
+ * redis-benchmark) all run exactly what {@code lock()} runs.
  *
- * <p>Arguments as the script's header names them: {@code KEYS[1]} the lock, {@code ARGV[1]} lease ms,
- * {@code ARGV[2]} owner field, {@code ARGV[3]} the hold count the call brings the owner to. The raw rows
- * call it again and again with count 1 for one owner per key: after the first call each call is a
- * re-acquire by the holder (HGET, PEXPIRE, reply nil), the steady state of a held lock.
+ * <p>Arguments as the script's header names them: {@link #keys} (the lock, then its line, places and turn),
+ * {@code ARGV[1]} lease ms, {@code ARGV[2]} owner field, {@code ARGV[3]} the hold count the call brings the owner
+ * to (no process: a single try). The raw rows call it again and again with count 1 for one owner per key: after
+ * the first call each call is a re-acquire by the holder (EXISTS, HGET, PEXPIRE, reply nil), the steady state of
+ * a held lock.
  */
 public final class AcquireScriptText {
 
     /** The classpath location of the script. */
     public static final String RESOURCE = "io/hasp/internal/lock/acquire.lua";
+
+    /** The classpath location of the opening every lock script shares. */
+    public static final String TURNS_RESOURCE = "io/hasp/internal/lock/turns.lua";
 
     /** ARGV[1]: the lease the raw rows pass, in milliseconds. */
     public static final String LEASE_MILLIS = "30000";
@@ -32,13 +38,24 @@ public final class AcquireScriptText {
     }
 
     /**
-     * Returns the script's Lua text.
+     * Returns the script's Lua text, as lock-core composes it.
      *
-     * @return the text of {@value #RESOURCE}
-     * @throws IllegalStateException when lock-core's resource is not on the class path
+     * @return the text of {@value #TURNS_RESOURCE}, a line break, and the text of {@value #RESOURCE}
+     * @throws IllegalStateException when lock-core's resources are not on the class path
      */
     public static String text() {
-        return resource(RESOURCE);
+        return resource(TURNS_RESOURCE) + "\n" + resource(RESOURCE);
+    }
+
+    /**
+     * The keys of a call on lock {@code lock}: the lock, and the keys of its line (names of the raw rows' own, on one
+     * server).
+     *
+     * @param lock the lock's key
+     * @return the four keys, in the script's order
+     */
+    public static List<String> keys(String lock) {
+        return List.of(lock, lock + ":line", lock + ":places", lock + ":turn");
     }
 
     /**

@@ -150,10 +150,10 @@ public final class BlockingCallProfile {
             for (int i = 0; i < threads; i++) {
                 String key = "bench:blocking:" + row.replace(' ', '-') + ':' + i + ':' + System.nanoTime();
                 Call call = switch (row) {
-                    case "hasp evalsha" -> () -> hasp.commands().evalsha(script, Replies.NULL_OR_LONG, List.of(key),
-                            (Object[]) argv).join();
+                    case "hasp evalsha" -> () -> hasp.commands().evalsha(script, Replies.NULL_OR_LONG,
+                            AcquireScriptText.keys(key), (Object[]) argv).join();
                     case "lettuce evalsha" -> () -> measured.sync().evalsha(sha, ScriptOutputType.INTEGER,
-                            new String[] {key}, argv);
+                            AcquireScriptText.keys(key).toArray(String[]::new), argv);
                     default -> {
                         Lock lock = hasp != null ? hasp.getLock(key) : redisson.getLock(key);
                         yield () -> {

@@ -4,9 +4,10 @@ import java.util.List;
 
 /**
  * One lock+unlock pair as a single script, for the server's ceiling on the pair: lock-core's
- * {@code acquire.lua} and {@code unlock.lua}, their texts unchanged, each wrapped as a Lua function and
- * called one after the other on a new lock, as an uncontended {@code lock()} then {@code unlock()} runs
- * them. {@code redis-benchmark} sends it with random key names, so each call takes a free lock, frees it,
+ * {@code acquire.lua} and {@code unlock.lua}, their texts unchanged, each wrapped as a Lua function after the
+ * opening they share ({@code turns.lua}) and called one after the other on a new lock, as an uncontended
+ * {@code lock()} then {@code unlock()} runs them (the keys of the lock's line are named after the lock's, on one
+ * server). {@code redis-benchmark} sends it with random key names, so each call takes a free lock, frees it,
  * publishes the unlock message and leaves an unlock latch behind, as every real unlock does. One command
  * instead of two, with no client between them: what the server alone needs for a pair's scripts.
  *
@@ -43,15 +44,18 @@ public final class LockPairScriptText {
      * @throws IllegalStateException when lock-core's resources are not on the class path
      */
     public static String text() {
-        return "local function acquire(KEYS, ARGV)\n"
-                + AcquireScriptText.text()
+        return AcquireScriptText.resource(AcquireScriptText.TURNS_RESOURCE)
+                + "\nlocal function acquire(KEYS, ARGV)\n"
+                + AcquireScriptText.resource(AcquireScriptText.RESOURCE)
                 + "\nend\n"
                 + "local function unlock(KEYS, ARGV)\n"
                 + AcquireScriptText.resource(UNLOCK_RESOURCE)
                 + "\nend\n"
-                + "if acquire({KEYS[1]}, {ARGV[1], ARGV[2], '1'}) then\n"
+                + "local line, places, turn = KEYS[1] .. ':line', KEYS[1] .. ':places', KEYS[1] .. ':turn'\n"
+                + "if acquire({KEYS[1], line, places, turn}, {ARGV[1], ARGV[2], '1', '', '0'}) then\n"
                 + "    return -1\n"
                 + "end\n"
-                + "return unlock({KEYS[1], KEYS[2], KEYS[3]}, {'0', ARGV[1], ARGV[2], ARGV[3], 'publish'})\n";
+                + "return unlock({KEYS[1], KEYS[2], KEYS[3], line, places, turn}, {'0', ARGV[1], ARGV[2], ARGV[3],"
+                + " 'publish', '', '0', '', '0', '5000', '200', KEYS[2] .. ':', '0'})\n";
     }
 }

@@ -35,8 +35,8 @@ import java.util.Map;
  */
 public final class PairFloor {
 
-    private static final String LATCH_WRITE = "redis.call('set', KEYS[3], 1, 'px', ARGV[4])\n";
-    private static final String PUBLISH = "redis.call(ARGV[5], KEYS[2], ARGV[1])\n";
+    private static final String LATCH_WRITE = "redis.call('set', latch, outcome, 'px', ARGV[4])\n";
+    private static final String PUBLISH = "local listeners = redis.call(publish, channel, ARGV[1]) - own_listener\n";
     private static final String FUNCTION = "hasp_floor_pair";
 
     private PairFloor() {
@@ -97,9 +97,10 @@ public final class PairFloor {
                 new Variant("empty script", "EVALSHA", load(probe, "return 1\n")),
                 new Variant("pair", "EVALSHA", load(probe, pair)),
                 new Variant("pair, its latch deleted at once", "EVALSHA", load(probe, replaced(pair, LATCH_WRITE,
-                        LATCH_WRITE + "redis.call('del', KEYS[3])\n"))),
+                        LATCH_WRITE + "redis.call('del', latch)\n"))),
                 new Variant("pair without the latch write", "EVALSHA", load(probe, without(pair, LATCH_WRITE))),
-                new Variant("pair without the unlock message", "EVALSHA", load(probe, without(pair, PUBLISH)))));
+                new Variant("pair without the unlock message", "EVALSHA", load(probe, replaced(pair, PUBLISH,
+                        "local listeners = 0\n")))));
         // As a blocking caller sends them: each connection waits for a call's answer before sending the next.
         variants.add(variants.get(0).oneAtATime());
         variants.add(variants.get(1).oneAtATime());

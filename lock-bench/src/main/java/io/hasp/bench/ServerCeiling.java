@@ -94,9 +94,11 @@ public final class ServerCeiling {
      */
     static Result measure(Path executable, String host, int port, String sha, long requests, int clients, int pipeline) {
         List<String> arguments = List.of("-c", Integer.toString(clients), "-P", Integer.toString(pipeline),
-                "-n", Long.toString(requests), "--csv", "EVALSHA", sha, "1", "bench:ceiling",
+                "-n", Long.toString(requests), "--csv", "EVALSHA", sha, "4", "bench:ceiling", "bench:ceiling:line",
+                "bench:ceiling:places", "bench:ceiling:turn",
                 AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER, AcquireScriptText.COUNT);
-        String shown = "redis-benchmark -c " + clients + " -P " + pipeline + " -n " + requests + " EVALSHA <acquire> 1 <key> "
+        String shown = "redis-benchmark -c " + clients + " -P " + pipeline + " -n " + requests
+                + " EVALSHA <acquire> 4 <key> <key>:line <key>:places <key>:turn "
                 + AcquireScriptText.LEASE_MILLIS + " " + AcquireScriptText.OWNER + " " + AcquireScriptText.COUNT;
         return run(executable, host, port, arguments, shown);
     }

@@ -301,9 +301,12 @@ class DirectConnectionsIT {
             lock.unlock();
             long calls = direct.calls();
             try (RedisProbe probe = probe(redis);
+                    java.io.InputStream turns = HaspClient.class.getResourceAsStream("/io/hasp/internal/lock/turns.lua");
                     java.io.InputStream rollback = HaspClient.class.getResourceAsStream("/io/hasp/internal/lock/rollback.lua")) {
-                // The rollback below must not meet NOSCRIPT, whose answer the proxy would hold back.
-                probe.call("SCRIPT", "LOAD", new String(rollback.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+                // The rollback below must not meet NOSCRIPT, whose answer the proxy would hold back. It runs as one
+                // script with the opening it shares with the lock's other scripts.
+                probe.call("SCRIPT", "LOAD", new String(turns.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                        + "\n" + new String(rollback.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
             }
             proxy.delay(Duration.ofSeconds(120));   // far past the wait; the command timeout is a minute
             AtomicReference<Object> outcome = new AtomicReference<>();

@@ -431,7 +431,10 @@ class ClusterFailoverIT {
         }
     }
 
-    /** Subscribers of the lock's unlock channel on {@code node}, sharded or classic. */
+    /**
+     * Subscribers of the lock's unlock channel on {@code node}, and channels of clients waiting for their turn of
+     * the lock there, sharded or classic.
+     */
     private static long subscribers(RedisServer node, String name) {
         String channel = "redisson_lock__channel:{" + name + "}";
         try (RedisProbe probe = node.probe()) {
@@ -440,6 +443,11 @@ class ClusterFailoverIT {
                 Object reply = probe.call("PUBSUB", kind, channel);
                 if (reply instanceof List<?> pair && pair.size() == 2 && pair.get(1) instanceof Long n) {
                     count += n;
+                }
+            }
+            for (String kind : List.of("SHARDCHANNELS", "CHANNELS")) {
+                if (probe.call("PUBSUB", kind, "hasp_lock_turn__channel:{" + name + "}:*") instanceof List<?> turns) {
+                    count += turns.size();
                 }
             }
             return count;

@@ -77,26 +77,24 @@ class ClusterMigrationIT {
         assertEquals("OK", call(source, "CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", RedisCluster.nodeId(target)));
         assertEquals("OK", call(source, "MIGRATE", target.host(), Integer.toString(target.port()), name, "0", "5000"));
 
-        lock.lockAsync(owner).get(10, TimeUnit.SECONDS);   // re-entry: ASK to the importing node
-        try (RedisProbe probe = target.probe()) {
-            probe.call("ASKING");
-            assertEquals("2", probe.call("HGET", name, owner.field()), "counted once, on the importing node");
-        }
+        // A re-entry is sent to the source, which answers ASK; its script also names the lock's line and turn,
+        // keys that do not exist (nobody waits), so while the slot is split between the nodes the importing node
+        // answers TRYAGAIN, and the re-entry is retried until the migration completes.
+        CompletableFuture<Void> reentry = lock.lockAsync(owner);
         Object atSource = call(source, "EXISTS", name);
         assertTrue(atSource instanceof RedisProbe.Error && ((RedisProbe.Error) atSource).code().equals("ASK"),
                 "the source no longer has the key and sends its clients on: " + atSource);
         HaspLock theirs = other.getLock(name);
         assertFalse(theirs.tryLock(Duration.ofMillis(100), Duration.ofSeconds(10)), "still excluded during the migration");
-
-        // An unlock script also names the lock's channel and latch, keys that never exist: while
-        // the slot is split between the nodes the importing node answers TRYAGAIN, and the unlock
-        // is retried until the migration completes.
-        CompletableFuture<Void> unlock = lock.unlockAsync(owner);
+        assertFalse(reentry.isDone(), "the re-entry waits for the migration");
         for (RedisServer master : cluster.masters()) {
             assertEquals("OK", call(master, "CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", RedisCluster.nodeId(target)));
         }
-        unlock.get(10, TimeUnit.SECONDS);
-        assertTrue(lock.isHeldBy(owner), "one hold left: the retried unlock counted once");
+        reentry.get(10, TimeUnit.SECONDS);   // MOVED to the slot's new master
+        assertEquals("2", call(target, "HGET", name, owner.field()), "counted once, on the slot's new master");
+
+        lock.unlockAsync(owner).get(10, TimeUnit.SECONDS);
+        assertTrue(lock.isHeldBy(owner), "one hold left");
         lock.unlockAsync(owner).get(10, TimeUnit.SECONDS);
         assertTrue(theirs.tryLock(Duration.ofSeconds(5), Duration.ofSeconds(10)), "free for the other client");
         assertTrue(theirs.isHeldByCurrentThread(), "held on the new master, reached through MOVED");

@@ -234,7 +234,8 @@ class ClusterUnlockMessagesIT {
     @Test
     void aWaitersSubscriptionFollowsItsSlotToAnotherMaster() throws Exception {
         String name = "interop:moving-channel";
-        String channel = "redisson_lock__channel:{" + name + "}";
+        // The holder is a hasp client: the waiter listens for its client's turn.
+        String channel = "hasp_lock_turn__channel:{" + name + "}:" + hasp.id();
         int slot = slotOf(name);
         assertEquals(slot, slotOf(channel));
         RedisServer source = cluster.masterOf(slot);
@@ -245,10 +246,16 @@ class ClusterUnlockMessagesIT {
         Future<Boolean> waiter = inThread(() -> hasp.getLock(name).tryLock(Duration.ofSeconds(40), Duration.ofSeconds(10)));
         awaitParked(name, channel, calls);
 
-        // Move the slot, with the lock's hash, to the next master.
+        // Move the slot, with the lock's keys, to the next master.
         assertEquals("OK", call(target, "CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", RedisCluster.nodeId(source)));
         assertEquals("OK", call(source, "CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", RedisCluster.nodeId(target)));
-        assertEquals("OK", call(source, "MIGRATE", target.host(), Integer.toString(target.port()), name, "0", "5000"));
+        // Every key of the slot goes: the lock's hash and its line, where the waiter's client stands.
+        List<String> migrate = new ArrayList<>(List.of("MIGRATE", target.host(), Integer.toString(target.port()), "",
+                "0", "5000", "KEYS"));
+        for (Object key : (List<?>) call(source, "CLUSTER", "GETKEYSINSLOT", Integer.toString(slot), "100")) {
+            migrate.add((String) key);
+        }
+        assertEquals("OK", call(source, migrate.toArray(String[]::new)));
         for (RedisServer master : cluster.masters()) {
             assertEquals("OK", call(master, "CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", RedisCluster.nodeId(target)));
         }

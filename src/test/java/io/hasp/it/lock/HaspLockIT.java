@@ -73,6 +73,11 @@ class HaspLockIT {
         name = "it:" + test.getTestMethod().orElseThrow().getName();
     }
 
+    /** The channel on which the waiters of {@code waiting} hear that their client's turn came. */
+    private String turns(HaspClient waiting) {
+        return "hasp_lock_turn__channel:{" + name + "}:" + waiting.id();
+    }
+
     /** Runs {@code body} on a new thread and returns its completion. */
     private static CompletableFuture<Void> onThread(ThrowingRunnable body) {
         CompletableFuture<Void> done = new CompletableFuture<>();
@@ -214,7 +219,8 @@ class HaspLockIT {
         lock.lock();  // watchdog: 30 s lease, renewed
         CompletableFuture<Boolean> otherClient = other.getLock(name).tryLockAsync(seconds(20), other.getLock(name).owner(1));
         CompletableFuture<Boolean> sameClient = client.getLock(name).tryLockAsync(seconds(20), lock.owner(2));
-        await("both waiters subscribed", seconds(10), () -> servers.subscribers("redisson_lock__channel:{" + name + "}") >= 2);
+        await("both waiters subscribed to their clients' turns", seconds(10),
+                () -> servers.subscribers(turns(other)) == 1 && servers.subscribers(turns(client)) == 1);
         assertFalse(otherClient.isDone() || sameClient.isDone());
         lock.unlock();
         // One of them gets the lock now; when it gives it back the other one gets it: all by messages
@@ -277,7 +283,7 @@ class HaspLockIT {
             }
         });
         waiter.start();
-        String channel = "redisson_lock__channel:{" + name + "}";
+        String channel = turns(other);
         await("the waiter subscribed", seconds(10), () -> servers.subscribers(channel) == 1);
         waiter.interrupt();
         assertTrue(ended.await(10, TimeUnit.SECONDS));
@@ -295,7 +301,7 @@ class HaspLockIT {
         HaspLock theirs = other.getLock(name);
         LockOwner owner = theirs.owner(5);
         CompletableFuture<Void> waiting = theirs.lockAsync(owner);
-        String channel = "redisson_lock__channel:{" + name + "}";
+        String channel = turns(other);
         await("the waiter subscribed", seconds(10), () -> servers.subscribers(channel) == 1);
         assertTrue(waiting.cancel(false));
         lock.unlock();
@@ -342,8 +348,7 @@ class HaspLockIT {
         lock.lock();
         HaspLock theirs = other.getLock(name);
         CompletableFuture<Boolean> waiter = theirs.tryLockAsync(seconds(20), theirs.owner(3));
-        await("the waiter subscribed", seconds(10),
-                () -> servers.subscribers("redisson_lock__channel:{" + name + "}") == 1);
+        await("the waiter subscribed", seconds(10), () -> servers.subscribers(turns(other)) == 1);
         assertTrue(theirs.forceUnlock());
         assertTrue(waiter.get(20, TimeUnit.SECONDS));
         assertTrue(theirs.forceUnlock());

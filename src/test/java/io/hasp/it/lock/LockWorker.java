@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The main class of the child JVMs that the lock's safety and fault tests start. Arguments are
- * {@code key=value} pairs: {@code mode} (count | hold | virtual | once), {@code uri}, {@code lock},
+ * {@code key=value} pairs: {@code mode} (count | share | hold | wait | virtual | once), {@code uri}, {@code lock},
  * {@code counter}, {@code threads}, {@code increments} (for this process), {@code watchdog} (ms),
  * {@code kind} (reentrant, the default, or fair: {@code getFairLock}).
  *
@@ -27,7 +27,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code count}: threads increment the counter with GET then SET under {@code tryLock(60 s)},
  *       retrying on connection errors; prints {@code DONE <increments> <early-false>}, where
  *       early-false counts tryLock calls that returned false before their 60 s had passed.</li>
+ *   <li>{@code share}: one thread increments the counter with GET then SET under blocking {@code lock()} until
+ *       the counter reaches {@code total}, shared by every process of the fleet; prints {@code DONE <its increments> 0}.</li>
  *   <li>{@code hold}: takes the lock with the watchdog, prints {@code LOCKED}, then waits to be killed.</li>
+ *   <li>{@code wait}: prints {@code WAITING}, then waits for the lock with blocking {@code lock()} until killed
+ *       (fails if it ever gets it).</li>
  *   <li>{@code virtual}: the count mode on virtual threads with blocking {@code lock()}.</li>
  *   <li>{@code once}: takes the lock with blocking {@code lock()}, appends {@code id} to the list
  *       {@code served} while holding it, unlocks and prints {@code SERVED <id>}.</li>
@@ -60,6 +64,13 @@ public final class LockWorker {
                     new java.util.concurrent.CountDownLatch(1).await();   // held until the test kills this JVM
                 }
                 case "count" -> count(client, lock, args, false);
+                case "share" -> share(client.commands(), lock, args.get("counter"), Long.parseLong(args.get("total")));
+                case "wait" -> {
+                    System.out.println("WAITING");
+                    System.out.flush();
+                    lock.lock();
+                    throw new IllegalStateException("the waiter got the lock: the test means to kill it while it waits");
+                }
                 case "virtual" -> count(client, lock, args, true);
                 case "once" -> {
                     lock.lock();
@@ -116,6 +127,26 @@ public final class LockWorker {
         }
         pool.shutdown();
         System.out.println("DONE " + done.get() + " " + earlyFalse.get());
+        System.out.flush();
+    }
+
+    private static void share(RedisCommands redis, HaspLock lock, String counter, long total)
+            throws InterruptedException {
+        long mine = 0;
+        for (;;) {
+            lock.lock();
+            try {
+                long before = readCounter(redis, counter);
+                if (before >= total) {
+                    break;
+                }
+                writeCounter(redis, counter, before);
+                mine++;
+            } finally {
+                unlock(lock);
+            }
+        }
+        System.out.println("DONE " + mine + " 0");
         System.out.flush();
     }
 

@@ -34,11 +34,17 @@ class RenewalAfterUnlockIT {
     private static final Duration SLACK = Duration.ofSeconds(60);
     private static final int CYCLES = 40;
 
-    private final Script acquire = Script.fromResource(LockService.class, "acquire.lua");
-    private final Script unlock = Script.fromResource(LockService.class, "unlock.lua");
+    private final Script acquire = opensWithTurns("acquire.lua");
+    private final Script unlock = opensWithTurns("unlock.lua");
     private final Script renew = Script.fromResource(LockService.class, "renew.lua");
     private RedisProbe probe;
     private HaspClient client;
+
+    /** A script of the reentrant lock as the client sends it: {@code turns.lua}, then the operation's file. */
+    private static Script opensWithTurns(String operation) {
+        String turns = Script.fromResource(LockService.class, "turns.lua").text();
+        return Script.of(operation, turns + "\n" + Script.fromResource(LockService.class, operation).text());
+    }
 
     /** One lock script call as the server executed it. */
     private record Call(long id, String script, List<String> keys) {

@@ -71,7 +71,7 @@ public class EvalShaBenchmark {
                 lettuceAsync = env.lettuce().async();
                 sha = lettuceSync.scriptLoad(AcquireScriptText.text());
             }
-            keys = new String[] {env.key("evalsha")};
+            keys = AcquireScriptText.keys(env.key("evalsha")).toArray(String[]::new);
             keyList = List.of(keys);
             script = Script.of("acquire", AcquireScriptText.text());
             window = new Window(WINDOW);

@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
 public final class AcquireOutcome {
 
     /** The owner holds the lock (no token: the kind issues none). */
-    public static final AcquireOutcome ACQUIRED = new AcquireOutcome(true, 0, 0);
+    public static final AcquireOutcome ACQUIRED = new AcquireOutcome(true, 0, 0, false);
 
     /**
      * A re-entry (a target count above 1) found no hold of the owner in Redis: the hold this client
@@ -22,11 +22,11 @@ public final class AcquireOutcome {
      * fresh hold would let the owner's inner unlock free a lock its outer code still believes held.
      * The scripts answer it with the status reply {@code LOST}.
      */
-    public static final AcquireOutcome LOST = new AcquireOutcome(false, 0, 0);
+    public static final AcquireOutcome LOST = new AcquireOutcome(false, 0, 0, false);
 
     /**
      * The acquire scripts' reply: nil when acquired, {@code LOST} (a status) for {@link #LOST}, else the
-     * holder's remaining time in milliseconds.
+     * holder's remaining time in milliseconds (how long to park).
      */
     public static final Reply<AcquireOutcome> REPLY = new Reply<>("ACQUIRE_OUTCOME") {
         @Override
@@ -49,13 +49,35 @@ public final class AcquireOutcome {
     };
 
     /**
+     * The reply of an acquire script whose waiting processes take turns ({@code acquire.lua}): as {@link #REPLY},
+     * except that an integer below -1 is {@code -2 - park} when the caller's process stands in line for its turn
+     * ({@link #inLine}).
+     */
+    static final Reply<AcquireOutcome> IN_LINE_REPLY = new Reply<>("IN_LINE_ACQUIRE_OUTCOME") {
+        @Override
+        public AcquireOutcome integer(long value) {
+            return value < -1 ? inLine(-2 - value) : busy(value);
+        }
+
+        @Override
+        public AcquireOutcome simpleString(ByteBuf content) {
+            return REPLY.simpleString(content);
+        }
+
+        @Override
+        public AcquireOutcome nullValue() {
+            return ACQUIRED;
+        }
+    };
+
+    /**
      * The fenced acquire script's reply: the token as a bulk string when acquired, {@code LOST} (a
-     * status) for {@link #LOST}, else the holder's remaining time in milliseconds as an integer.
+     * status) for {@link #LOST}, else how long to park as an integer, as in {@link #IN_LINE_REPLY}.
      */
     public static final Reply<AcquireOutcome> FENCED_REPLY = new Reply<>("FENCED_ACQUIRE_OUTCOME") {
         @Override
         public AcquireOutcome integer(long value) {
-            return busy(value);
+            return value < -1 ? inLine(-2 - value) : busy(value);
         }
 
         @Override
@@ -75,11 +97,13 @@ public final class AcquireOutcome {
     private final boolean acquired;
     private final long remainingMillis;
     private final long token;
+    private final boolean inLine;
 
-    private AcquireOutcome(boolean acquired, long remainingMillis, long token) {
+    private AcquireOutcome(boolean acquired, long remainingMillis, long token, boolean inLine) {
         this.acquired = acquired;
         this.remainingMillis = remainingMillis;
         this.token = token;
+        this.inLine = inLine;
     }
 
     /**
@@ -89,7 +113,7 @@ public final class AcquireOutcome {
      * @return the outcome
      */
     public static AcquireOutcome acquired(long token) {
-        return new AcquireOutcome(true, 0, token);
+        return new AcquireOutcome(true, 0, token, false);
     }
 
     /**
@@ -99,7 +123,19 @@ public final class AcquireOutcome {
      * @return the outcome
      */
     public static AcquireOutcome busy(long remainingMillis) {
-        return new AcquireOutcome(false, remainingMillis, 0);
+        return new AcquireOutcome(false, remainingMillis, 0, false);
+    }
+
+    /**
+     * The lock is taken by a holder that takes turns, or kept for another process's turn; the caller's process
+     * stands in line, and hears on its turn channel when its turn comes (it need not listen on the lock's
+     * shared channel).
+     *
+     * @param parkMillis how long to park before looking again, at least 1
+     * @return the outcome
+     */
+    public static AcquireOutcome inLine(long parkMillis) {
+        return new AcquireOutcome(false, parkMillis, 0, true);
     }
 
     private static boolean isLost(ByteBuf status) {
@@ -121,6 +157,11 @@ public final class AcquireOutcome {
         return remainingMillis;
     }
 
+    /** Whether the caller's process waits for its turn in the lock's line ({@link #inLine(long)}). */
+    public boolean inLine() {
+        return inLine;
+    }
+
     /** When acquired by a kind that issues fencing tokens: the acquisition's token; else 0. */
     public long token() {
         return token;
@@ -132,7 +173,7 @@ public final class AcquireOutcome {
             return "lost: no hold of the owner to re-enter";
         }
         if (!acquired) {
-            return "busy for " + remainingMillis + " ms";
+            return (inLine ? "in line, parking " : "busy for ") + remainingMillis + " ms";
         }
         return token > 0 ? "acquired with token " + token : "acquired";
     }

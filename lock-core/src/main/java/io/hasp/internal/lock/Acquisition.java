@@ -14,11 +14,13 @@ import java.util.concurrent.TimeUnit;
  * One attempt to acquire a lock of one {@link LockKind} for one owner, with its deadline, its place among the lock's
  * waiters and its result. It runs entirely on callbacks (replies, unlock messages, the timer): waiting costs no thread.
  *
- * <p>The algorithm, as the {@link Step}s it moves through: {@code SENDING} the acquire script; on "held by another
+ * <p>The algorithm, as the {@link AcquisitionStep}s it moves through: {@code SENDING} the acquire script; on "held by another
  * (ttl)", {@code JOINING} the lock's wait channel and, once subscribed, sending again (so no unlock between the failed
  * try and the subscription goes unnoticed); then {@code PARKED} until an unlock message, a local hand-off or min(ttl,
- * time left) passes, and sending again. When this client already has a confirmed subscription for the lock, the
- * acquisition joins it before its first try and parks right after a failed one. A parked acquisition may also be
+ * time left) passes, and sending again. Where the kind {@linkplain LockKind#turnChannel takes turns}, the waiting
+ * processes stand in the lock's line and this client's channel is its own turn channel; the lock's shared channel is
+ * joined too only when an answer names a holder that takes no turns. When this client already has a confirmed
+ * subscription for the lock, the acquisition joins it before its first try and parks right after a failed one. A parked acquisition may also be
  * handed the lock by an unlock of this client ({@link HandOver}, {@link #handOverEnded}), which needs no acquire
  * script; right after this client freed the lock for everyone, a new acquisition first parks for a short window so
  * that other clients' waiters get their turn ({@link WaitChannel}). A kind that {@linkplain LockKind#queuesWaiters
@@ -35,23 +37,6 @@ import java.util.concurrent.TimeUnit;
  * unknown outcome is rolled back.
  */
 final class Acquisition extends Successor implements Stranded {
-
-    /**
-     * Where an acquisition stands until its result completes. One step at a time: each step ends in
-     * exactly one callback (a reply, a subscription, a wake or a timer), which chooses the next.
-     */
-    enum Step {
-        /** Created, or reading an answer to choose the next step. */
-        DECIDING,
-        /** An acquire script is on its way: only its reply tells whether the lock was taken. */
-        SENDING,
-        /** Subscribing to the lock's unlock channel; the next send follows the subscription. */
-        JOINING,
-        /** Parked on the unlock channel until a message, a local hand-off, a hand-over or its timer. */
-        PARKED,
-        /** Waiting out the backoff after a send that failed on the link or timed out. */
-        BACKING_OFF
-    }
 
     /** How long to wait for a holder that set no expiry before looking again. */
     private static final long NO_TTL_POLL_MILLIS = 1_000;
@@ -72,7 +57,7 @@ final class Acquisition extends Successor implements Stranded {
     /** The lock-shaped view of {@link #result}, when started by {@link #startLocking}; else null. */
     private volatile LockedFuture locked;
 
-    private Step step = Step.DECIDING;  // guarded by this
+    private AcquisitionStep step = AcquisitionStep.DECIDING;  // guarded by this
     private WaitChannel channel;        // guarded by this; joined (or being joined), until finished
     private Wake wake;                  // guarded by this; the last park's
     private Timeout deadlineTimer;      // guarded by this
@@ -146,7 +131,7 @@ final class Acquisition extends Successor implements Stranded {
     }
 
     /** The step it is in now (the result may have completed meanwhile), for tests and diagnostics. */
-    synchronized Step step() {
+    synchronized AcquisitionStep step() {
         return step;
     }
 
@@ -160,14 +145,13 @@ final class Acquisition extends Successor implements Stranded {
             if (result.isDone()) {
                 return;
             }
-            step = Step.SENDING;
+            step = AcquisitionStep.SENDING;
         }
         int target = context.holds.count(holdKey) + 1;
         long sentNanos = context.nanoTime();
         CompletableFuture<AcquireOutcome> reply;
         try {
-            reply = waits ? kind.acquire(context.topology, name, owner, leaseMillis, target)
-                    : kind.acquireWithoutWaiting(context.topology, name, owner, leaseMillis, target);
+            reply = kind.acquireInLine(context.topology, name, owner, leaseMillis, target, context.process, waits);
         } catch (RuntimeException e) {
             // Not sent: the outcome is known. (Not Futures.sent: its lambda costs an allocation per acquire.)
             reply = CompletableFuture.failedFuture(e);
@@ -187,7 +171,7 @@ final class Acquisition extends Successor implements Stranded {
             context.unsettled.markPlaced(holdKey);
         }
         synchronized (this) {
-            step = Step.DECIDING;
+            step = AcquisitionStep.DECIDING;
             if (error == null) {
                 unknownTarget = placed ? PLACED : 0;
                 failedSends = 0;
@@ -208,7 +192,7 @@ final class Acquisition extends Successor implements Stranded {
         } else if (outcome.lost()) {   // a re-entry of a hold that ended unnoticed: it ends here, the re-entry fails
             result.completeExceptionally(context.holds.lostOnReentry(holdKey, context.nanoTime()));
         } else {
-            onHeld(outcome.remainingMillis());
+            onHeld(outcome.remainingMillis(), !outcome.inLine());
         }
     }
 
@@ -249,7 +233,7 @@ final class Acquisition extends Successor implements Stranded {
             unconfirmed = cause instanceof ReplicaAcksException shortfall ? shortfall : null;
             failures = failedSends++;
             if (!result.isDone()) {
-                step = Step.BACKING_OFF;
+                step = AcquisitionStep.BACKING_OFF;
             }
         }
         // Sent again after the command backoff, as an unlock is; the deadline's timer ends a wait that runs out.
@@ -266,16 +250,23 @@ final class Acquisition extends Successor implements Stranded {
         }
     }
 
-    /** The lock is held by another owner for {@code ttl} ms (-1: no expiry): join its waiters, or park. */
-    private void onHeld(long ttl) {
+    /**
+     * The lock is held by another owner (or kept for another process's turn): park for at most {@code ttl} ms (-1: the
+     * holder set no expiry), once this acquisition has joined the lock's waiters here, and hears the lock's shared
+     * channel when {@code shared} (a holder that takes no turns announces its release only there).
+     */
+    private void onHeld(long ttl, boolean shared) {
         if (bounded && remainingNanos() <= 0) {
             result.complete(false);
         }
         WaitChannel ch;
         synchronized (this) {
             ch = channel;
-            if (ch == null && !result.isDone()) {
-                step = Step.JOINING;
+        }
+        boolean joining = ch == null || (shared && !ch.listensShared());
+        synchronized (this) {
+            if (joining && !result.isDone()) {
+                step = AcquisitionStep.JOINING;
             }
         }
         if (result.isDone()) {   // it ended as the answer came: give back the place in line the answer gave
@@ -284,23 +275,28 @@ final class Acquisition extends Successor implements Stranded {
         }
         // From here the caller's thread waits for another holder, not for round trips of its own.
         CallerWaits.waitsForHolder(caller, callerNumber);
-        if (ch != null) {
+        if (!joining) {
             park(ch, ttl);
+        } else if (ch != null) {
+            context.waiters.listenShared(ch).whenComplete((c, error) -> onJoined(ch, error, false));
         } else if (!stranded()) {
-            context.waiters.join(channelName).whenComplete(this::onJoined);
+            String turns = kind.turnChannel(name, context.process);
+            context.waiters.join(channelName, turns, turns == null ? null : Turns.passer(context, kind, name), shared)
+                    .whenComplete((joined, error) -> onJoined(joined, error, true));
         }
     }
 
-    private void onJoined(WaitChannel joined, Throwable error) {
+    /** Subscribed ({@code fresh}: this acquisition joined {@code joined} now, and adopts it), or not: sends again. */
+    private void onJoined(WaitChannel joined, Throwable error, boolean fresh) {
         if (error != null) {
             synchronized (this) {
-                step = Step.DECIDING;
+                step = AcquisitionStep.DECIDING;
             }
             // Could not subscribe (connection trouble): look again after a backoff, never spin.
             onError(0, Futures.unwrap(error));
             return;
         }
-        if (adopt(joined)) {
+        if (fresh ? adopt(joined) : !result.isDone()) {
             attempt();
         }
     }
@@ -328,7 +324,7 @@ final class Acquisition extends Successor implements Stranded {
             if (result.isDone()) {
                 return;
             }
-            step = Step.PARKED;
+            step = AcquisitionStep.PARKED;
             wake = w;
         }
         CallerWaits.waitsForHolder(caller, callerNumber);
@@ -416,7 +412,7 @@ final class Acquisition extends Successor implements Stranded {
     private void rollbackIfUnknown() {
         int target;
         synchronized (this) {
-            if (step == Step.SENDING || unknownTarget == 0 || !result.isDone()) {
+            if (step == AcquisitionStep.SENDING || unknownTarget == 0 || !result.isDone()) {
                 return;
             }
             target = Math.max(0, unknownTarget);

@@ -52,6 +52,30 @@ final class ConfirmedKind implements LockKind {
     }
 
     @Override
+    public String turnChannel(String name, String process) {
+        return base.turnChannel(name, process);
+    }
+
+    @Override
+    public CompletableFuture<AcquireOutcome> acquireInLine(Topology topology, String name, LockOwner owner,
+            long leaseMillis, int targetCount, String process, boolean waits) {
+        return base.acquireInLine(confirming(topology), name, owner, leaseMillis, targetCount, process, waits);
+    }
+
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseInLine(Topology topology, String name, LockOwner owner,
+            String latch, long leaseMillis, long latchMillis, String process, int staysInLine, boolean listensShared, LockOwner successor,
+            long successorLeaseMillis) {
+        return base.releaseInLine(confirming(topology), name, owner, latch, leaseMillis, latchMillis, process,
+                staysInLine, listensShared, successor, successorLeaseMillis);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> passTurn(Topology topology, String name, String process) {
+        return base.passTurn(confirming(topology), name, process);
+    }
+
+    @Override
     public boolean queuesWaiters() {
         return base.queuesWaiters();
     }

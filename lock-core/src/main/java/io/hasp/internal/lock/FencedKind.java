@@ -26,10 +26,36 @@ final class FencedKind implements LockKind {
         return LOCK.channel(name);
     }
 
+    /** A single try on behalf of no process: it takes no place in line, and a turn kept for a process stops it. */
     @Override
     public CompletableFuture<AcquireOutcome> acquire(Topology topology, String name, LockOwner owner,
             long leaseMillis, int targetCount) {
-        return FencedAcquireScript.run(topology.commands(), name, owner.field(), leaseMillis, targetCount);
+        return acquireInLine(topology, name, owner, leaseMillis, targetCount, "", false);
+    }
+
+    /** Its waiting processes take turns in the reentrant lock's line, which both kinds of lock share. */
+    @Override
+    public String turnChannel(String name, String process) {
+        return LOCK.turnChannel(name, process);
+    }
+
+    @Override
+    public CompletableFuture<AcquireOutcome> acquireInLine(Topology topology, String name, LockOwner owner,
+            long leaseMillis, int targetCount, String process, boolean waits) {
+        return FencedAcquireScript.run(topology.commands(), name, owner.field(), leaseMillis, targetCount, process,
+                waits && !process.isEmpty());
+    }
+
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseInLine(Topology topology, String name, LockOwner owner,
+            String latch, long leaseMillis, long latchMillis, String process, int staysInLine, boolean listensShared, LockOwner successor,
+            long successorLeaseMillis) {
+        return LOCK.releaseInLine(topology, name, owner, latch, leaseMillis, latchMillis, process, staysInLine, listensShared, null, 0);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> passTurn(Topology topology, String name, String process) {
+        return LOCK.passTurn(topology, name, process);
     }
 
     @Override

@@ -29,6 +29,8 @@ final class LockContext {
     /** How long an idle wait channel keeps its subscription. */
     static final long LINGER_MILLIS = 1_000;
 
+    /** This client's id: the process that stands in a lock's line when its waiters take turns. */
+    final String process;
     final Topology topology;
     /** The topology's commands. */
     final RedisCommands redis;
@@ -62,8 +64,9 @@ final class LockContext {
     private final Set<Stranded> waiting = ConcurrentHashMap.newKeySet();
     private volatile boolean timerStopped;
 
-    LockContext(Topology topology, Timer timer, LongSupplier clock, long watchdogLeaseMillis,
+    LockContext(String process, Topology topology, Timer timer, LongSupplier clock, long watchdogLeaseMillis,
             long commandTimeoutMillis, HaspListener listener) {
+        this.process = process;
         this.events = listener == null ? null : new LockEvents(listener, this);
         this.topology = topology;
         this.redis = topology.commands();

@@ -24,7 +24,8 @@ final class LockKeys {
     private static final int CACHE_SLOTS = 1024;
 
     /** The names derived from one lock name. */
-    private record Derived(String name, List<String> keys, String channel, String latchPrefix) {
+    private record Derived(String name, List<String> keys, String channel, String latchPrefix, List<String> inLine,
+            String turnChannelPrefix) {
     }
 
     /**
@@ -40,7 +41,10 @@ final class LockKeys {
         Derived d = CACHE[slot];
         if (d == null || !d.name.equals(name)) {
             d = new Derived(name, List.of(name), tagged("redisson_lock__channel", name),
-                    tagged("redisson_unlock_latch", name) + ':');
+                    tagged("redisson_unlock_latch", name) + ':',
+                    List.of(name, tagged("hasp_lock_line", name), tagged("hasp_lock_line_places", name),
+                            tagged("hasp_lock_turn", name)),
+                    tagged("hasp_lock_turn__channel", name) + ':');
             CACHE[slot] = d;
         }
         return d;
@@ -49,6 +53,25 @@ final class LockKeys {
     /** {@code List.of(name)}: the keys of a script that touches only the lock's hash. */
     static List<String> hashOnly(String name) {
         return derived(name).keys;
+    }
+
+    /**
+     * The keys of a script that takes turns (see {@code turns.lua}): the lock's hash, its line of waiting processes
+     * ({@code hasp_lock_line:{<name>}}), their places ({@code hasp_lock_line_places:{<name>}}) and the turn
+     * ({@code hasp_lock_turn:{<name>}}), in that order.
+     */
+    static List<String> inLine(String name) {
+        return derived(name).inLine;
+    }
+
+    /** What the turn channels of lock {@code name} start with: {@code hasp_lock_turn__channel:{<name>}:}. */
+    static String turnChannelPrefix(String name) {
+        return derived(name).turnChannelPrefix;
+    }
+
+    /** The channel on which process {@code process} hears that its turn to take lock {@code name} came. */
+    static String turnChannel(String name, String process) {
+        return turnChannelPrefix(name) + process;
     }
 
     /** The channel on which unlocks of lock {@code name} are announced. */

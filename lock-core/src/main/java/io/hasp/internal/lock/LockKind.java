@@ -44,6 +44,60 @@ public interface LockKind {
     }
 
     /**
+     * The channel on which process {@code process} (a client's id) hears that its turn to take lock {@code name}
+     * came, when the processes waiting for this kind's locks take turns ({@code turns.lua}): the service then calls
+     * {@link #acquireInLine} and {@link #releaseInLine}, each waiting process listens on its own turn channel, and
+     * a waiter listens on {@link #waitChannel} too only when an acquire answers busy without
+     * {@link AcquireOutcome#inLine()}. Null (default): they do not take turns, and every waiter listens on
+     * {@link #waitChannel}.
+     */
+    default String turnChannel(String name, String process) {
+        return null;
+    }
+
+    /**
+     * {@link #acquire} (or, when not {@code waits}, {@link #acquireWithoutWaiting}) on behalf of process
+     * {@code process}, which takes a place in the lock's line when it waits and the lock is taken. Default: the
+     * kind's waiters do not take turns, and the process is ignored.
+     */
+    default CompletableFuture<AcquireOutcome> acquireInLine(Topology topology, String name, LockOwner owner,
+            long leaseMillis, int targetCount, String process, boolean waits) {
+        return waits ? acquire(topology, name, owner, leaseMillis, targetCount)
+                : acquireWithoutWaiting(topology, name, owner, leaseMillis, targetCount);
+    }
+
+    /**
+     * {@link #release} (or, with a {@code successor}, {@link #releaseTo}) on behalf of process {@code process};
+     * when it frees the lock, the turn goes to the first process in line. Besides {@link #release}'s answers it
+     * may answer {@link ReleaseOutcome#FREED_OWN_TURN}, {@link ReleaseOutcome#FREED_TURN_ELSEWHERE} and
+     * {@link ReleaseOutcome#FREED_FOR_ALL}. Default: the kind's waiters do not take turns, and the process is
+     * ignored.
+     *
+     * @param staysInLine 2 when other waiters of {@code process} go on waiting (it takes a place at the end of the
+     *     line before the turn is given), 1 when its acquisitions are expected back (it takes a place when the turn
+     *     went to another process), 0 when it keeps no place
+     * @param listensShared whether {@code process} itself listens on the lock's shared channel (it is then not counted
+     *     among the clients that take no turns and may wait there)
+     * @param successor a waiting owner of this process to hand the lock to, or null
+     */
+    default CompletableFuture<ReleaseOutcome> releaseInLine(Topology topology, String name, LockOwner owner,
+            String latch, long leaseMillis, long latchMillis, String process, int staysInLine, boolean listensShared, LockOwner successor,
+            long successorLeaseMillis) {
+        return successor == null ? release(topology, name, owner, latch, leaseMillis, latchMillis)
+                : releaseTo(topology, name, owner, latch, leaseMillis, latchMillis, successor, successorLeaseMillis);
+    }
+
+    /**
+     * Process {@code process} was given the turn of lock {@code name} and has nobody left to take it: passes the
+     * turn on to the next process in line. Only called when {@link #turnChannel} is not null.
+     *
+     * @return a future of {@code true} when the turn went on
+     */
+    default CompletableFuture<Boolean> passTurn(Topology topology, String name, String process) {
+        throw new UnsupportedOperationException(this + " locks take no turns");
+    }
+
+    /**
      * Whether an acquire answered "busy" gives the owner a place in a line that it must give back when it stops
      * waiting: the service then sends {@link #rollback} with target 0 (a place to give back, no grant to undo)
      * when the acquisition ends without the lock, as it sends one for an acquire with an unknown outcome.

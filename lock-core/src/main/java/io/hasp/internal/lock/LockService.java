@@ -71,7 +71,7 @@ public final class LockService implements AutoCloseable {
         long timeoutMillis = LockArguments.positiveMillis("commandTimeout", commandTimeout, 1);
         this.clientId = clientId;
         this.commandTimeoutMillis = timeoutMillis;
-        this.context = new LockContext(topology, timer, clock, watchdogLeaseMillis, timeoutMillis, listener);
+        this.context = new LockContext(clientId, topology, timer, clock, watchdogLeaseMillis, timeoutMillis, listener);
         // A master changed (failover, switch, moved slot): check every watchdog hold now, so that one the
         // new master lacks ends LOST at once rather than at the next pass, a third of a lease later.
         topology.onMastersMoved(context.renewer::renewAfter);

@@ -38,11 +38,20 @@ final class LockWaiters {
      * subscribing failed. Every successful or failed join is followed by one {@link #leave}.
      */
     CompletableFuture<WaitChannel> join(String channelName) {
+        return join(channelName, null, null);
+    }
+
+    /**
+     * {@link #join(String)}, for a lock whose kind takes turns when {@code turnChannel} is not null: a channel made
+     * now subscribes to {@code turnChannel} (this client's turns) instead of {@code channelName}, and passes on a
+     * turn that nobody here takes with {@code passTurn}.
+     */
+    CompletableFuture<WaitChannel> join(String channelName, String turnChannel, Runnable passTurn) {
         for (;;) {
             WaitChannel channel = channels.get(channelName);
             boolean created = false;
             if (channel == null) {
-                WaitChannel fresh = new WaitChannel(channelName);
+                WaitChannel fresh = new WaitChannel(channelName, turnChannel, passTurn);
                 channel = channels.putIfAbsent(channelName, fresh);
                 if (channel == null) {
                     channel = fresh;
@@ -61,7 +70,7 @@ final class LockWaiters {
     }
 
     private void subscribe(WaitChannel channel) {
-        CompletableFuture<Subscription> subscribing = Futures.sent(() -> pubSub.subscribe(channel.channel, channel));
+        CompletableFuture<Subscription> subscribing = Futures.sent(() -> pubSub.subscribe(channel.firstChannel(), channel));
         subscribing.whenComplete((subscription, error) -> {
             if (error != null) {
                 channel.closeFailed();
@@ -71,6 +80,59 @@ final class LockWaiters {
             }
             channel.subscribed(subscription);
             channel.ready.complete(channel);
+        });
+    }
+
+    /**
+     * {@link #join(String, String, Runnable)}, then {@link #listenShared} when {@code shared}: completes once every
+     * subscription needed is confirmed. When only listening on the shared channel failed, the channel is left again
+     * and the future fails.
+     */
+    CompletableFuture<WaitChannel> join(String channelName, String turnChannel, Runnable passTurn, boolean shared) {
+        CompletableFuture<WaitChannel> joined = join(channelName, turnChannel, passTurn);
+        if (!shared || turnChannel == null) {
+            return joined;
+        }
+        return joined.thenCompose(channel -> listenShared(channel).whenComplete((c, error) -> {
+            if (error != null) {
+                leave(channel);
+            }
+        }));
+    }
+
+    /**
+     * Makes the waiters of {@code channel} hear its lock's shared channel too, where clients that take no turns
+     * announce their releases (a no-op for a kind that takes no turns: that is its only channel). The future
+     * completes with the channel once the server confirmed that subscription (the caller tries again only then:
+     * no lost wake-up), or fails when subscribing failed. The subscription lasts as long as the channel.
+     */
+    CompletableFuture<WaitChannel> listenShared(WaitChannel channel) {
+        if (channel.turnChannel == null) {
+            return channel.ready;
+        }
+        CompletableFuture<WaitChannel> fresh = new CompletableFuture<>();
+        CompletableFuture<WaitChannel> current = channel.shared.offer(fresh);
+        if (current != fresh) {
+            return current;
+        }
+        Futures.sent(() -> pubSub.subscribe(channel.channel, channel)).whenComplete((subscription, error) -> {
+            if (error != null) {
+                channel.shared.failed(fresh);
+                fresh.completeExceptionally(error);
+            } else if (!channel.shared.subscribed(subscription)) {
+                unsubscribe(channel.channel, subscription);
+                fresh.completeExceptionally(new IllegalStateException("the waiters of " + channel.channel + " left"));
+            } else {
+                fresh.complete(channel);
+            }
+        });
+        return fresh;
+    }
+
+    private static void unsubscribe(String channelName, Subscription subscription) {
+        subscription.unsubscribe().exceptionally(e -> {
+            log.debug("unsubscribing {} failed: {}", channelName, e.toString());
+            return null;
         });
     }
 
@@ -97,10 +159,11 @@ final class LockWaiters {
         channel.ready.thenAccept(c -> {
             Subscription subscription = c.subscription();
             if (subscription != null) {
-                subscription.unsubscribe().exceptionally(e -> {
-                    log.debug("unsubscribing {} failed: {}", c.channel, e.toString());
-                    return null;
-                });
+                unsubscribe(c.firstChannel(), subscription);
+            }
+            Subscription shared = c.shared.close();
+            if (shared != null) {
+                unsubscribe(c.channel, shared);
             }
         });
     }

@@ -9,7 +9,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The reentrant lock as a {@link LockKind}: Redisson's {@code RLock} layout (a hash of owner field
  * to hold count, unlock channel {@code redisson_lock__channel:{<name>}}, message {@code "0"}), by
- * way of the scripts in this package. Stateless; one instance.
+ * way of the scripts in this package, plus hasp's line in which waiting processes take turns ({@link Turns}).
+ * Stateless; one instance.
  */
 final class ReentrantKind implements LockKind {
 
@@ -24,15 +25,42 @@ final class ReentrantKind implements LockKind {
     }
 
     @Override
+    public String turnChannel(String name, String process) {
+        return LockKeys.turnChannel(name, process);
+    }
+
+    /** A single try on behalf of no process: it takes no place in line, and a turn kept for a process stops it. */
+    @Override
     public CompletableFuture<AcquireOutcome> acquire(Topology topology, String name, LockOwner owner,
             long leaseMillis, int targetCount) {
-        return AcquireScript.run(topology.commands(), name, owner.field(), leaseMillis, targetCount);
+        return acquireInLine(topology, name, owner, leaseMillis, targetCount, "", false);
     }
 
     @Override
+    public CompletableFuture<AcquireOutcome> acquireInLine(Topology topology, String name, LockOwner owner,
+            long leaseMillis, int targetCount, String process, boolean waits) {
+        return AcquireScript.run(topology.commands(), name, owner.field(), leaseMillis, targetCount, process,
+                waits && !process.isEmpty());
+    }
+
+    /** A release on behalf of no process: when it frees the lock, the turn goes to the first process in line. */
+    @Override
     public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis) {
-        return UnlockScript.run(topology, name, owner.field(), latch, leaseMillis, latchMillis);
+        return releaseInLine(topology, name, owner, latch, leaseMillis, latchMillis, "", 0, false, null, 0);
+    }
+
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseInLine(Topology topology, String name, LockOwner owner,
+            String latch, long leaseMillis, long latchMillis, String process, int staysInLine, boolean listensShared, LockOwner successor,
+            long successorLeaseMillis) {
+        return UnlockScript.run(topology, name, owner.field(), latch, leaseMillis, latchMillis, process, staysInLine,
+                listensShared, successor == null ? null : successor.field(), successorLeaseMillis);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> passTurn(Topology topology, String name, String process) {
+        return PassTurnScript.run(topology, name, process);
     }
 
     @Override
@@ -43,8 +71,8 @@ final class ReentrantKind implements LockKind {
     @Override
     public CompletableFuture<ReleaseOutcome> releaseTo(Topology topology, String name, LockOwner owner, String latch,
             long leaseMillis, long latchMillis, LockOwner successor, long successorLeaseMillis) {
-        return UnlockScript.runHandingOver(topology, name, owner.field(), latch, leaseMillis, latchMillis,
-                successor.field(), successorLeaseMillis);
+        return releaseInLine(topology, name, owner, latch, leaseMillis, latchMillis, "", 0, false, successor,
+                successorLeaseMillis);
     }
 
     @Override

@@ -17,8 +17,30 @@ public enum ReleaseOutcome {
     /** The owner's last hold ended; other holds keep the lock (other readers, or the owner's own read holds). */
     ENDED,
 
-    /** The owner's last hold ended and the lock was freed (its waiters told). */
+    /**
+     * The owner's last hold ended and the lock was freed (its waiters told); for a kind whose waiting processes
+     * take turns, nobody waited in line.
+     */
     FREED,
+
+    /**
+     * The owner's last hold ended, the lock was freed and the turn went to another process (the releasing process
+     * keeps a place in line if it asked for one).
+     */
+    FREED_TURN_ELSEWHERE,
+
+    /**
+     * The owner's last hold ended and the lock was freed while clients that do not take turns listen on its
+     * shared channel: the releasing process lets them have their go before its own new acquisitions (a turn of
+     * its own comes as a message, like any other process's).
+     */
+    FREED_FOR_ALL,
+
+    /**
+     * The owner's last hold ended, the lock was freed and the turn went to the releasing process itself, without
+     * a message: it wakes one of its own waiters.
+     */
+    FREED_OWN_TURN,
 
     /** The owner's last hold ended and the lock went straight to the successor named in the call. */
     HANDED_OVER;
@@ -26,10 +48,10 @@ public enum ReleaseOutcome {
     /**
      * Returns whether the owner's hold ended (it no longer holds the lock).
      *
-     * @return true for {@link #ENDED}, {@link #FREED} and {@link #HANDED_OVER}
+     * @return true for every outcome but {@link #NOT_HELD} and {@link #STILL_HELD}
      */
     public boolean holdEnded() {
-        return this == ENDED || this == FREED || this == HANDED_OVER;
+        return this != NOT_HELD && this != STILL_HELD;
     }
 
     /**

@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
 /** Typed call of {@code rollback.lua}: undo an abandoned acquisition whose outcome was unknown. */
 final class RollbackScript {
 
-    static final Script SCRIPT = Script.fromResource(RollbackScript.class, "rollback.lua");
+    static final Script SCRIPT = Turns.compose("rollback.lua");
 
     private RollbackScript() {
     }
@@ -20,7 +20,10 @@ final class RollbackScript {
      */
     static CompletableFuture<Boolean> run(Topology topology, String name, String owner, int targetCount,
             long leaseMillis) {
-        return topology.commands().evalsha(SCRIPT, Replies.BOOLEAN, List.of(name, LockKeys.channel(name)),
-                LockKeys.UNLOCK_MESSAGE, owner, (long) targetCount, leaseMillis, topology.channelKind().publishCommand());
+        List<String> inLine = LockKeys.inLine(name);
+        List<String> keys = List.of(name, LockKeys.channel(name), inLine.get(1), inLine.get(2), inLine.get(3));
+        return topology.commands().evalsha(SCRIPT, Replies.BOOLEAN, keys,
+                LockKeys.UNLOCK_MESSAGE, owner, (long) targetCount, leaseMillis, topology.channelKind().publishCommand(),
+                Boxes.of(Turns.TURN_MILLIS), LockKeys.turnChannelPrefix(name));
     }
 }

@@ -18,7 +18,8 @@ import java.util.function.BiConsumer;
  * <p>When this unlock gives back the owner's last hold and an acquisition of this client is parked on
  * the lock, the unlock claims it as its successor: the script then hands the lock straight to it and
  * the successor learns how that ended ({@link HandOver}). Otherwise, once the lock is
- * free, one local waiter is woken ({@link WaitChannel#handOff}).
+ * free, the lock's waiters here learn how ({@link WaitChannel#freed}): where waiting processes take turns, one is
+ * woken only when the turn is this process's.
  *
  * <p>Until it has its answer, an acquisition of the same lock by the same owner waits for it ({@link UnlocksInFlight}).
  *
@@ -48,6 +49,10 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
     private int failedSends;
     private boolean sent;
     private long firstSentNanos;
+    /** Whether the last send asked to keep this process a place in the lock's line. */
+    private int staysInLine;
+    /** The turns this process had seen when the last send went. */
+    private long turnsAtSend;
     /** The parked local waiter this unlock hands the lock to; or null. */
     private HandOver handOver;
     /** The unlock of the same hold started before this one and still in flight then; or null. */
@@ -134,14 +139,20 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         Futures.whenDone(reply, this);
     }
 
-    /** Sends the release, handing the lock over when a waiter here was claimed for it. */
+    /**
+     * Sends the release on behalf of this client's process, handing the lock over when a waiter here was claimed
+     * for it; where the kind takes turns, this process keeps a place in the lock's line when waiters here go on
+     * waiting or come back ({@link WaitChannel#staysInLine}).
+     */
     private CompletableFuture<ReleaseOutcome> release() {
-        if (handOver == null) {
-            return kind.release(context.topology, name, owner, latch, leaseMillis, context.latchMillis);
-        }
-        Successor next = handOver.successor();
-        return kind.releaseTo(context.topology, name, owner, latch, leaseMillis, context.latchMillis, next.owner(),
-                next.leaseMillis());
+        WaitChannel channel = channel();
+        staysInLine = channel != null ? channel.staysInLine() : 0;
+        turnsAtSend = channel != null ? channel.place.turns() : 0;
+        boolean listensShared = channel != null && channel.turnChannel != null && channel.listensShared();
+        Successor next = handOver != null ? handOver.successor() : null;
+        return kind.releaseInLine(context.topology, name, owner, latch, leaseMillis, context.latchMillis,
+                context.process, staysInLine, listensShared, next != null ? next.owner() : null,
+                next != null ? next.leaseMillis() : 0);
     }
 
     /**
@@ -281,7 +292,7 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
             if (!handedOver && !kind.releaseWakesAll()) {
                 WaitChannel channel = channel();
                 if (channel != null) {
-                    channel.handOff(context.nanoTime());
+                    channel.freed(outcome, context.nanoTime(), staysInLine, turnsAtSend);
                 }
             }
         } else if (hold != null) {

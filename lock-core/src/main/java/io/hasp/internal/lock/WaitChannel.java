@@ -12,31 +12,31 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The waiters of one unlock channel in one client (the waiters of one lock, of every
- * {@link LockKind} that announces its releases there), sharing one subscription. An unlock message ({@code "0"}) wakes one parked waiter, or leaves a permit for a
- * waiter that is between a failed attempt and parking (at most one permit per waiter); a
- * {@code "1"} message or a resubscription wakes them all.
+ * The waiters of one unlock channel in one client (the waiters of one lock, of every {@link LockKind} that announces
+ * its releases there), sharing one subscription. An unlock message ({@code "0"}) wakes one parked waiter, or leaves a
+ * permit for a waiter between a failed attempt and parking (at most one per waiter); a {@code "1"} message or a
+ * resubscription wakes them all.
  *
- * <p>Local hand-off: when this client itself frees the lock it wakes one parked waiter at once,
- * without waiting for its own unlock message. That message still wakes (or leaves a permit for)
- * another waiter when it arrives: it cannot be told apart from other unlocks' messages, and it may
- * even arrive before the unlock's reply, so absorbing "the next message" could swallow another
- * unlock's wake-up. The price is at most one extra attempt per local unlock.
+ * <p>Turns: when the kind {@linkplain LockKind#turnChannel takes turns}, the subscription is to this client's own
+ * turn channel, and a message there (or a release of this client that kept the turn for it,
+ * {@link ReleaseOutcome#FREED_OWN_TURN}) says that this process's turn came: it wakes one waiter as an unlock
+ * message does, or, when nobody here waits any more, the turn is passed on. The lock's shared channel, where clients
+ * that take no turns announce their releases, is heard too once a waiter needs it ({@link SharedListening}).
  *
- * <p>Hand-over: a release of this client whose kind {@linkplain LockKind#handsOver() hands over}
- * may claim the longest-parked waiter of the same kind and lock ({@link #claimSuccessor}) and give
- * it the lock in the release script itself: one script instead of an unlock, a wake-up and an
- * acquire, and no other waiter anywhere is woken for nothing. So that waiters in other clients
- * are not starved, at most {@link #MAX_HAND_OVERS} hand-overs follow each other; the next release
- * then frees the lock for everyone, wakes no local waiter at once, and for a short
- * {@linkplain #yielding window} new local acquisitions wait for the unlock message like every
- * other client's waiters instead of taking the lock first. Thread-safe: the fields are guarded
- * by {@code this}; wake actions run outside the monitor.
+ * <p>Local hand-off, for a kind that takes no turns: when this client frees the lock it wakes one parked waiter at
+ * once, without waiting for its own unlock message, which still wakes (or leaves a permit for) another waiter: it
+ * cannot be told apart from other unlocks' messages. The price is at most one extra attempt per local unlock.
  *
- * <p>This file is over 300 lines on purpose: the subscription's users, the parked waiters, the
- * permits and the hand-over turns of one lock are decided under one monitor, because a wake, a
- * hand-over's claim and the channel's close must never interleave. Split over several classes,
- * those rules would guard each other's fields.
+ * <p>Hand-over: a release of this client whose kind {@linkplain LockKind#handsOver() hands over} may claim the
+ * longest-parked waiter of the same kind and lock ({@link #claimSuccessor}) and give it the lock in the release
+ * script itself: one script instead of an unlock, a wake-up and an acquire. So that other clients are not starved,
+ * at most {@link #MAX_HAND_OVERS} hand-overs follow each other; the next release then frees the lock (and gives the
+ * turn to the next process in line), and while clients that take no turns listen, new local acquisitions let them
+ * go first for a short {@linkplain #yielding window}. Thread-safe: the fields are guarded by {@code this}; wake
+ * actions run outside the monitor.
+ *
+ * <p>The subscription's users, the parked waiters, the permits and the hand-overs of one lock are decided under one
+ * monitor, because a wake, a hand-over's claim and the channel's close must never interleave.
  */
 final class WaitChannel implements MessageListener {
 
@@ -45,9 +45,16 @@ final class WaitChannel implements MessageListener {
     /** How long, after such a release, new local acquisitions let other clients' waiters go first. */
     static final long YIELD_NANOS = 5_000_000L;
 
+    /** The lock's shared unlock channel (the key of this channel among a client's). */
     final String channel;
-    /** Completes with this channel once the server confirmed the subscription. */
+    /** This client's turn channel for the lock, or null when its kind takes no turns. */
+    final String turnChannel;
+    /** Completes with this channel once the server confirmed the subscription (to the turn channel, if any). */
     final CompletableFuture<WaitChannel> ready = new CompletableFuture<>();
+    /** Passes a turn that came when nobody here waits any more; null when the kind takes no turns. */
+    private final Runnable passTurn;
+    /** With a turn channel: the lock's shared channel, once a waiter here needs it. */
+    final SharedListening shared = new SharedListening();
 
     private final ArrayDeque<Wake> parked = new ArrayDeque<>();
     private int refs;                   // guarded by this
@@ -56,14 +63,35 @@ final class WaitChannel implements MessageListener {
     private Timeout linger;             // guarded by this
     private Subscription subscription;  // guarded by this
     private int handOvers;              // guarded by this; hand-overs since the lock was last freed
-    private boolean everyonesTurn;      // guarded by this; the coming release frees it for everyone
     private long yieldUntilNanos;       // guarded by this
     private boolean yieldSet;           // guarded by this
     private Successor heldBy;         // guarded by this; the local owner the lock was last handed to
+    /** With a turn channel: this process's place in the lock's line. */
+    final LinePlace place = new LinePlace();
 
     /** The waiters of pub/sub channel {@code channel}, for example {@code LockKind.channel(name)}. */
     WaitChannel(String channel) {
+        this(channel, null, null);
+    }
+
+    /**
+     * The waiters of the lock whose shared channel is {@code channel}, subscribed to {@code turnChannel} (this
+     * client's turns) when not null; {@code passTurn} passes on a turn that nobody here takes.
+     */
+    WaitChannel(String channel, String turnChannel, Runnable passTurn) {
         this.channel = channel;
+        this.turnChannel = turnChannel;
+        this.passTurn = passTurn;
+    }
+
+    /** The channel subscribed to first: the turn channel, or the shared channel when the kind takes no turns. */
+    String firstChannel() {
+        return turnChannel != null ? turnChannel : channel;
+    }
+
+    /** Whether waiters here hear the lock's shared channel (always, when the kind takes no turns). */
+    boolean listensShared() {
+        return turnChannel == null || shared.listening();
     }
 
     /** Adds a waiter; false when the channel is closed (the caller makes a new one). */
@@ -151,8 +179,8 @@ final class WaitChannel implements MessageListener {
     /**
      * Claims, for a release by {@code releaser} of lock {@code name} of {@code kind}, the parked
      * waiter to hand the lock to: the longest-parked acquisition of that kind and lock by another
-     * owner. Null when there is none, or when it is everyone's turn (then the release frees the
-     * lock, and {@link #handOff} wakes no local waiter ahead of the others).
+     * owner. Null when there is none, or when {@link #MAX_HAND_OVERS} hand-overs came in a row (then the
+     * release frees the lock, and the turn goes to the next process in line).
      */
     synchronized Wake claimSuccessor(LockKind kind, String name, LockOwner releaser) {
         if (!ready.isDone() || ready.isCompletedExceptionally()) {
@@ -160,7 +188,6 @@ final class WaitChannel implements MessageListener {
         }
         if (handOvers >= MAX_HAND_OVERS) {
             handOvers = 0;
-            everyonesTurn = true;
             return null;
         }
         for (Iterator<Wake> it = parked.iterator(); it.hasNext(); ) {
@@ -200,7 +227,22 @@ final class WaitChannel implements MessageListener {
         if (yieldNanos > 0) {
             return Math.max(1, TimeUnit.NANOSECONDS.toMillis(yieldNanos));
         }
+        if (turnChannel != null) {
+            long untilTurn = place.arrived(nowNanos);
+            if (untilTurn > 0) {
+                return untilTurn;
+            }
+        }
         return localHoldLease(kind, name, asking);
+    }
+
+    /**
+     * Whether a release of this process keeps it a place in the lock's line: 2 when waiters here go on waiting;
+     * 1 when acquisitions here came back after earlier releases and most likely come back again (a place when
+     * the turn goes to another process, so that they wait for the turn instead of trying first); else 0.
+     */
+    synchronized int staysInLine() {
+        return turnChannel == null ? 0 : place.stays(refs);
     }
 
     private long localHoldLease(LockKind kind, String name, LockOwner asking) {
@@ -257,9 +299,8 @@ final class WaitChannel implements MessageListener {
     }
 
     /**
-     * This client freed the lock: wake one local waiter without waiting for the message, unless it
-     * was everyone's turn (then the message wakes a local waiter along with every other client's,
-     * and new local acquisitions yield for {@link #YIELD_NANOS}).
+     * This client freed the lock of a kind that takes no turns: wake one local waiter without waiting for the
+     * message.
      *
      * @param nowNanos the time of the release's reply
      */
@@ -267,12 +308,6 @@ final class WaitChannel implements MessageListener {
         Wake wake;
         synchronized (this) {
             if (!ready.isDone() || ready.isCompletedExceptionally()) {
-                return;
-            }
-            if (everyonesTurn) {
-                everyonesTurn = false;
-                yieldSet = true;
-                yieldUntilNanos = nowNanos + YIELD_NANOS;
                 return;
             }
             wake = pollClaimed();
@@ -283,9 +318,70 @@ final class WaitChannel implements MessageListener {
         wake.run();
     }
 
-    /** Handles an unlock message; runs on an event-loop thread. */
+    /**
+     * A release of this client freed the lock with {@code outcome}: a turn kept for this process wakes one waiter
+     * here ({@link ReleaseOutcome#FREED_OWN_TURN}); while others listen on the shared channel, new local
+     * acquisitions let them go first ({@link ReleaseOutcome#FREED_FOR_ALL}); when the turn went to another
+     * process ({@link ReleaseOutcome#FREED_TURN_ELSEWHERE}), nobody here is woken, and this process stands in line
+     * when the release kept it a place; otherwise (a kind that takes no turns) {@link #handOff}.
+     *
+     * @param nowNanos the time of the release's reply
+     * @param stayed what the release asked for this process's place in line ({@link #staysInLine})
+     * @param turnsAtSend {@link LinePlace#turns} when the release was sent
+     */
+    void freed(ReleaseOutcome outcome, long nowNanos, int stayed, long turnsAtSend) {
+        if (turnChannel == null || outcome == ReleaseOutcome.ENDED) {
+            handOff(nowNanos);
+            return;
+        }
+        synchronized (this) {
+            if (stayed > 0 && outcome == ReleaseOutcome.FREED_TURN_ELSEWHERE) {
+                place.keptBy(nowNanos, turnsAtSend);
+            }
+            if (outcome == ReleaseOutcome.FREED_FOR_ALL) {
+                yieldSet = true;
+                yieldUntilNanos = nowNanos + YIELD_NANOS;
+            }
+        }
+        if (outcome == ReleaseOutcome.FREED_OWN_TURN) {
+            turnCame();
+        }
+    }
+
+    /** This process's turn came: wakes one waiter, leaves a permit for one between tries, or passes the turn on. */
+    private void turnCame() {
+        Wake wake;
+        boolean pass;
+        synchronized (this) {
+            heldBy = null;
+            wake = pollClaimed();
+            boolean betweenTries = wake == null && refs > 0 && !closed;   // the next try of a waiter here takes it
+            if (betweenTries) {
+                permits = Math.min(permits + 1, refs);
+            }
+            pass = wake == null && !betweenTries;
+            if (pass) {
+                place.unused();
+            } else {
+                place.ended();
+            }
+        }
+        if (wake != null) {
+            wake.run();
+        } else if (pass && passTurn != null) {
+            passTurn.run();
+        }
+    }
+
+    /** Handles an unlock message or a turn; runs on an event-loop thread. */
     @Override
     public void onMessage(String channel, String message) {
+        if (turnChannel != null && turnChannel.equals(channel)) {
+            if (LockKeys.UNLOCK_MESSAGE.equals(message)) {
+                turnCame();
+            }
+            return;
+        }
         synchronized (this) {
             heldBy = null;  // the lock was freed: whoever holds it now, nobody local is known to
         }
@@ -314,6 +410,7 @@ final class WaitChannel implements MessageListener {
         List<Wake> wakes = new ArrayList<>();
         synchronized (this) {
             heldBy = null;
+            place.ended();
             for (Wake wake; (wake = pollClaimed()) != null; ) {
                 wakes.add(wake);
             }

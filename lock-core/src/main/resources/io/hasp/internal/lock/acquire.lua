@@ -1,42 +1,55 @@
--- acquire.lua: take or re-enter a reentrant lock for one owner; safe to send twice.
+-- acquire.lua: take or re-enter a reentrant lock for one owner, or wait in line; safe to send twice. Runs after
+-- turns.lua (the line of waiting processes and its helpers).
 --
 -- Layout (shared with Redisson 4.x): the lock is a hash whose single field is the owner,
 -- "<clientId>:<holderId>", mapped to the owner's hold count; the key's PEXPIRE is the lease.
 --
 -- KEYS[1]  the lock's hash
+-- KEYS[2]  the line, "hasp_lock_line:{<name>}"
+-- KEYS[3]  the places in line, "hasp_lock_line_places:{<name>}"
+-- KEYS[4]  the turn, "hasp_lock_turn:{<name>}"
 -- ARGV[1]  lease in milliseconds: the key's PEXPIRE once the owner holds the lock
 -- ARGV[2]  the owner field, "<clientId>:<holderId>"
 -- ARGV[3]  the hold count this request brings the owner to (the caller's count + 1). A request
 --          re-sent after its reply was lost finds the count already reached and adds nothing.
+-- ARGV[4]  the calling process (its hasp client id), which may take the lock on its turn
+-- ARGV[5]  the place lease in milliseconds when the caller waits for the lock; '0' for a single try, which takes
+--          no place in line
 --
 -- Returns  nil when the owner holds the lock after the call (taken, re-entered, or taken by an
 --          earlier send of this same request); the status LOST when a re-entry (ARGV[3] above 1)
 --          finds no hold of the owner: the hold its caller counts on ended unnoticed, and a fresh
---          grant of one hold would let the caller's inner unlock free the lock under its outer code;
---          otherwise the lock's remaining time to live in milliseconds (PTTL; -1 when the holder set
---          no expiry).
+--          grant of one hold would let the caller's inner unlock free the lock under its outer code.
+--          Otherwise the lock is taken or it is another process's turn, and the answer is how long the caller
+--          may park before it looks again, in milliseconds (turns.lua's wait_in_line): below -1 when its process
+--          waits in line for its turn, which comes on its own channel.
 --
--- Server work on the common path, a free lock taken: EXISTS, HSET, PEXPIRE.
+-- Server work on the common path, a free lock taken: EXISTS, GET (the turn), HSET, PEXPIRE.
 
-if redis.call('exists', KEYS[1]) == 0 then
-    if tonumber(ARGV[3]) > 1 then
+local lock, line, places, turn = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local owner, target, process, place_millis = ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
+
+if redis.call('exists', lock) == 0 then
+    if target > 1 then
         return redis.status_reply('LOST')
     end
-    redis.call('hset', KEYS[1], ARGV[2], 1)
-    redis.call('pexpire', KEYS[1], ARGV[1])
+    if not may_take(turn, process) then
+        return wait_in_line(lock, line, places, turn, process, place_millis, true)
+    end
+    redis.call('hset', lock, owner, 1)
+    redis.call('pexpire', lock, ARGV[1])
     return nil
 end
 
-local held = redis.call('hget', KEYS[1], ARGV[2])
+local held = redis.call('hget', lock, owner)
 if held then
-    if tonumber(held) < tonumber(ARGV[3]) then
-        redis.call('hincrby', KEYS[1], ARGV[2], 1)
+    if tonumber(held) < target then
+        redis.call('hincrby', lock, owner, 1)
     end
-    redis.call('pexpire', KEYS[1], ARGV[1])
+    redis.call('pexpire', lock, ARGV[1])
     return nil
 end
-if tonumber(ARGV[3]) > 1 then
+if target > 1 then
     return redis.status_reply('LOST')
 end
-
-return redis.call('pttl', KEYS[1])
+return wait_in_line(lock, line, places, turn, process, place_millis, false)

@@ -1,5 +1,5 @@
 -- fenced_acquire.lua: take or re-enter a reentrant lock for one owner and issue the acquisition's
--- fencing token; safe to send twice.
+-- fencing token, or wait in line; safe to send twice. Runs after turns.lua (the line of waiting processes).
 --
 -- Layout (shared with Redisson 4.x's RFencedLock): the lock is the reentrant lock's hash (owner
 -- field "<clientId>:<holderId>" to hold count, PEXPIRE as the lease); the tokens are a counter
@@ -7,16 +7,21 @@
 --
 -- KEYS[1]  the lock's hash
 -- KEYS[2]  the token counter, "redisson_lock_token:{<name>}"
+-- KEYS[3]  the line, "hasp_lock_line:{<name>}"
+-- KEYS[4]  the places in line, "hasp_lock_line_places:{<name>}"
+-- KEYS[5]  the turn, "hasp_lock_turn:{<name>}"
 -- ARGV[1]  lease in milliseconds: the key's PEXPIRE once the owner holds the lock
 -- ARGV[2]  the owner field, "<clientId>:<holderId>"
 -- ARGV[3]  the hold count this request brings the owner to (the caller's count + 1). A request
 --          re-sent after its reply was lost finds the count already reached: it adds no hold and
 --          issues no token, and answers the counter's value, the token its first send issued (a
 --          new token if the counter is gone).
+-- ARGV[4]  the calling process (its hasp client id), which may take the lock on its turn
+-- ARGV[5]  the place lease in milliseconds when the caller waits for the lock; '0' for a single try
 --
 -- Returns  the token as a bulk string when the owner holds the lock after the call; the status LOST
---          when a re-entry (ARGV[3] above 1) finds no hold of the owner (see acquire.lua); otherwise
---          the lock's remaining time to live in milliseconds as an integer (PTTL; -1: no expiry).
+--          when a re-entry (ARGV[3] above 1) finds no hold of the owner (see acquire.lua); otherwise how long
+--          to park, as an integer, as acquire.lua answers it (turns.lua's wait_in_line).
 
 local held = redis.call('hget', KEYS[1], ARGV[2])
 if not held and tonumber(ARGV[3]) > 1 then
@@ -32,10 +37,10 @@ if held and tonumber(held) >= tonumber(ARGV[3]) then
     return string.format('%d', redis.call('incr', KEYS[2]))
 end
 
-if held or redis.call('exists', KEYS[1]) == 0 then
+local free = not held and redis.call('exists', KEYS[1]) == 0
+if held or (free and may_take(KEYS[5], ARGV[4])) then
     redis.call('hincrby', KEYS[1], ARGV[2], 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
     return string.format('%d', redis.call('incr', KEYS[2]))
 end
-
-return redis.call('pttl', KEYS[1])
+return wait_in_line(KEYS[1], KEYS[3], KEYS[4], KEYS[5], ARGV[4], tonumber(ARGV[5]), free)

@@ -410,14 +410,14 @@ class LockEngineTest {
         pubSub.holdConfirmations();
         Acquisition acquisition = new Acquisition(here.context(), kind, NAME, waiter, LEASE, 10_000_000_000L);
         CompletableFuture<Boolean> result = acquisition.start();
-        assertEquals(Acquisition.Step.SENDING, acquisition.step(), "the first acquire is on its way");
+        assertEquals(AcquisitionStep.SENDING, acquisition.step(), "the first acquire is on its way");
         kind.deliverHeldReplies();
-        assertEquals(Acquisition.Step.JOINING, acquisition.step(), "held: it subscribes before looking again");
+        assertEquals(AcquisitionStep.JOINING, acquisition.step(), "held: it subscribes before looking again");
         kind.holdReplies();
         pubSub.confirmHeld();
-        assertEquals(Acquisition.Step.SENDING, acquisition.step(), "subscribed: it looks again");
+        assertEquals(AcquisitionStep.SENDING, acquisition.step(), "subscribed: it looks again");
         kind.deliverHeldReplies();
-        assertEquals(Acquisition.Step.PARKED, acquisition.step(), "still held: it parks");
+        assertEquals(AcquisitionStep.PARKED, acquisition.step(), "still held: it parks");
         assertFalse(result.isDone());
         elsewhere.release(kind, NAME, holder).join();
         assertTrue(result.join(), "the unlock message woke it and its next acquire took the lock");
@@ -432,7 +432,7 @@ class LockEngineTest {
         kind.failNext(1, new RedisConnectionException("link cut"));
         Acquisition acquisition = new Acquisition(here.context(), kind, NAME, owner, LEASE, 10_000_000_000L);
         CompletableFuture<Boolean> result = acquisition.start();
-        assertEquals(Acquisition.Step.BACKING_OFF, acquisition.step());
+        assertEquals(AcquisitionStep.BACKING_OFF, acquisition.step());
         timer.advance(4, TimeUnit.MILLISECONDS);
         assertFalse(result.isDone(), "the first retry waits 5 ms");
         timer.advance(1, TimeUnit.MILLISECONDS);
@@ -446,7 +446,7 @@ class LockEngineTest {
         assertTrue(elsewhere.tryAcquire(kind, NAME, holder, LEASE, 0).join());
         Acquisition acquisition = new Acquisition(here.context(), kind, NAME, here.owner(2), LEASE, -1);
         CompletableFuture<Boolean> result = acquisition.start();
-        assertEquals(Acquisition.Step.PARKED, acquisition.step());
+        assertEquals(AcquisitionStep.PARKED, acquisition.step());
         WaitChannel channel = here.waiters().channel(kind.channel(NAME));
         assertEquals(1, channel.parked());
         result.cancel(false);

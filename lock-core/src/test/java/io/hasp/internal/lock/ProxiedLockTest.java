@@ -48,7 +48,7 @@ abstract class ProxiedLockTest {
 
     @BeforeEach
     void startRig() throws Exception {
-        rig = new ProxiedServer(server, LockKeys.channel(name));
+        rig = new ProxiedServer(server, observedChannel(name));
         messages = rig.messages;
         view = rig.view;
         proxy = rig.proxy;
@@ -57,6 +57,11 @@ abstract class ProxiedLockTest {
         lock = Locks.reentrant(service, name);
         a = lock.owner(1);
         b = lock.owner(2);
+    }
+
+    /** The channel whose messages {@link #messages} collects: lock {@code name}'s unlock channel. */
+    String observedChannel(String name) {
+        return LockKeys.channel(name);
     }
 
     @AfterEach

@@ -32,7 +32,7 @@ final class ServerView implements AutoCloseable {
         call("CONFIG", "SET", "slowlog-log-slower-than", "0");
         call("CONFIG", "SET", "slowlog-max-len", "100000");
         for (Script script : List.of(AcquireScript.SCRIPT, UnlockScript.SCRIPT, RenewScript.SCRIPT,
-                RollbackScript.SCRIPT, ForceUnlockScript.SCRIPT)) {
+                RollbackScript.SCRIPT, ForceUnlockScript.SCRIPT, PassTurnScript.SCRIPT)) {
             call("SCRIPT", "LOAD", script.text());
         }
         call("FLUSHALL");

@@ -236,13 +236,13 @@ class SentinelTopologyIT {
             return got;
         });
         parked.get(10, TimeUnit.SECONDS);
-        assertTrue(Conditions.await(DEADLINE, () -> call(deployment.master(), "PUBSUB", "NUMSUB",
-                "redisson_lock__channel:{killed}").equals(List.of("redisson_lock__channel:{killed}", 1L))),
-                "the waiter listens on the master");
+        // The holder takes turns: the waiter listens on its own turn channel.
+        String turns = "hasp_lock_turn__channel:{killed}:" + waiter.id();
+        assertTrue(Conditions.await(DEADLINE, () -> call(deployment.master(), "PUBSUB", "NUMSUB", turns)
+                .equals(List.of(turns, 1L))), "the waiter listens on the master");
         RedisServer promoted = deployment.killMaster();
-        assertTrue(Conditions.await(DEADLINE, () -> call(promoted, "PUBSUB", "NUMSUB",
-                "redisson_lock__channel:{killed}").equals(List.of("redisson_lock__channel:{killed}", 1L))),
-                "the waiter listens on the promoted replica");
+        assertTrue(Conditions.await(DEADLINE, () -> call(promoted, "PUBSUB", "NUMSUB", turns)
+                .equals(List.of(turns, 1L))), "the waiter listens on the promoted replica");
         try {
             held.unlock();   // the grant may not have reached the replica before the kill
         } catch (HoldLostException lostWithTheOldMaster) {

@@ -1,0 +1,255 @@
+package io.hasp.bench;
+
+import io.hasp.HaspClient;
+import io.hasp.testing.CommandStats;
+import io.hasp.testing.RedisProbe;
+import io.hasp.testing.RedisServer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Lock;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+/**
+ * One hot lock shared by many processes: each client stands for a process of its own (its own connections and
+ * subscription), one thread each (four at 2 clients), taking the lock, holding it {@value #HOLD_MICROS} us and
+ * unlocking, for a while; hasp, then Redisson, at 2, 8, 32 and 64 clients, all on one redis-server in one run.
+ * Per row: acquisitions/s, scripts ({@code EVALSHA} + {@code EVAL}, from {@code INFO commandstats}) and the
+ * server's CPU time ({@code INFO cpu}) per acquisition, the least and the most acquisitions of one client, and the
+ * p50/p99 wait from the call to the grant. Then the mixed run of a migration: one hasp client and one Redisson
+ * client, four threads each, on one lock: each library's share and its p99 and longest wait. Every row checks a
+ * plain counter incremented under the lock: a lost update fails the run.
+ *
+ * <p>Each Redisson client runs with small pools (2 threads, 2 event-loop threads, 1 to 4 connections), so that 64
+ * of them fit in one JVM as 64 one-thread processes would; hasp's clients run with their defaults.
+ *
+ * <p>Run: {@code java -cp lock-bench/target/benchmarks.jar io.hasp.bench.HotLock [seconds] [clients ...]}
+ * (defaults 10 and 2 8 32 64; it starts its own redis-server, {@code REDIS_SERVER} picks the binary as for the
+ * tests). Not a JMH benchmark: its rows are fleets of clients, not threads of one.
+ */
+public final class HotLock {
+
+    /** How long each acquisition holds the lock. */
+    static final long HOLD_MICROS = 100;
+    /** The most waits one thread records. */
+    private static final int MAX_WAITS = 1 << 20;
+
+    private HotLock() {
+    }
+
+    /** One library's side of a row: its locks, one per client, and the clients to close. */
+    private record Side(String library, List<Lock> locks, List<AutoCloseable> clients) {
+    }
+
+    /** What one measured window saw. */
+    private record Window(long acquisitions, double seconds, long scripts, double serverCpuSeconds,
+            long[] perClient, long[] waitsNanos) {
+
+        String row(String what) {
+            long least = Arrays.stream(perClient).min().orElse(0);
+            long most = Arrays.stream(perClient).max().orElse(0);
+            return String.format(Locale.ROOT, "| %s | %,.0f | %.2f | %.0f | %,d / %,d | %.2f | %.1f | %.1f |", what,
+                    acquisitions / seconds, (double) scripts / acquisitions,
+                    serverCpuSeconds * 1e6 / acquisitions, least, most, least / mean(), percentile(0.50) / 1e6,
+                    percentile(0.99) / 1e6);
+        }
+
+        double mean() {
+            return Arrays.stream(perClient).average().orElse(0);
+        }
+
+        double percentile(double p) {
+            if (waitsNanos.length == 0) {
+                return 0;
+            }
+            return waitsNanos[Math.min(waitsNanos.length - 1, (int) (p * waitsNanos.length))];
+        }
+    }
+
+    /**
+     * Runs the rows and prints them as a Markdown table.
+     *
+     * @param args optional: seconds per row, then the client counts
+     * @throws Exception when a row fails (a lost update, a client error)
+     */
+    public static void main(String[] args) throws Exception {
+        int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        int[] counts = args.length > 1 ? Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray()
+                : new int[] {2, 8, 32, 64};
+        RedisServer server = RedisServer.start();
+        try (RedisProbe probe = RedisProbe.connect(server.port())) {
+            System.out.println("redis " + info(probe, "server", "redis_version") + ", " + seconds + " s a row, hold "
+                    + HOLD_MICROS + " us; least/mean: the least served client's share of the mean");
+            System.out.println("| library, clients x threads | acquisitions/s | scripts per acquisition | server CPU"
+                    + " per acquisition (us) | acquisitions of one client, least / most | least/mean | p50 wait (ms)"
+                    + " | p99 wait (ms) |");
+            System.out.println("|---|---:|---:|---:|---|---:|---:|---:|");
+            for (int clients : counts) {
+                int threads = clients == 2 ? 4 : 1;
+                for (String library : List.of("hasp", "redisson")) {
+                    String name = "hot:" + library + ":" + clients;
+                    Side side = side(library, server.uri(), name, clients);
+                    try {
+                        Window window = run(probe, side.locks, threads, seconds);
+                        System.out.println(window.row(library + ", " + clients + " x " + threads));
+                    } finally {
+                        close(side.clients);
+                    }
+                }
+            }
+            mixed(probe, server.uri(), Math.max(seconds, 15));
+        } finally {
+            server.stop();
+        }
+        System.exit(0);
+    }
+
+    /** One hasp client and one Redisson client, four threads each, on one lock: each library's share and waits. */
+    private static void mixed(RedisProbe probe, String uri, int seconds) throws Exception {
+        Side hasp = side("hasp", uri, "hot:mixed", 1);
+        Side redisson = side("redisson", uri, "hot:mixed", 1);
+        try {
+            List<Lock> locks = List.of(hasp.locks.get(0), redisson.locks.get(0));
+            Window window = run(probe, locks, 4, seconds);
+            long total = window.acquisitions;
+            System.out.println();
+            System.out.printf(Locale.ROOT, "mixed, one hasp and one Redisson client x 4 threads, %d s: %,d acquisitions"
+                    + " (%,.0f/s); hasp %,d (%.1f%%), Redisson %,d (%.1f%%); p99 wait of all %.1f ms, longest %.1f ms%n",
+                    seconds, total, total / window.seconds, window.perClient[0], 100.0 * window.perClient[0] / total,
+                    window.perClient[1], 100.0 * window.perClient[1] / total, window.percentile(0.99) / 1e6,
+                    window.percentile(1.0) / 1e6);
+        } finally {
+            close(hasp.clients);
+            close(redisson.clients);
+        }
+    }
+
+    private static Side side(String library, String uri, String name, int clients) {
+        List<Lock> locks = new ArrayList<>();
+        List<AutoCloseable> closing = new ArrayList<>();
+        for (int i = 0; i < clients; i++) {
+            if (library.equals("hasp")) {
+                HaspClient client = HaspClient.create(uri);
+                closing.add(client);
+                locks.add(client.getLock(name));
+            } else {
+                Config config = new Config().setThreads(2).setNettyThreads(2);
+                config.useSingleServer().setAddress(uri).setConnectionPoolSize(4).setConnectionMinimumIdleSize(1)
+                        .setSubscriptionConnectionPoolSize(1).setSubscriptionConnectionMinimumIdleSize(1);
+                RedissonClient client = Redisson.create(config);
+                closing.add(client::shutdown);
+                locks.add(client.getLock(name));
+            }
+        }
+        return new Side(library, locks, closing);
+    }
+
+    /**
+     * {@code threads} threads per lock of {@code locks} (one lock view per client) take turns for a warm-up and
+     * then {@code seconds} measured; returns what the measured window saw.
+     */
+    private static Window run(RedisProbe probe, List<Lock> locks, int threads, int seconds) throws Exception {
+        AtomicBoolean measuring = new AtomicBoolean();
+        AtomicBoolean stop = new AtomicBoolean();
+        long[] counter = {0};
+        long[][] perThread = new long[locks.size() * threads][];
+        long[] everyAcquisition = new long[locks.size() * threads];   // warm-up included, each written by its thread
+        List<Thread> workers = new ArrayList<>();
+        for (int c = 0; c < locks.size(); c++) {
+            for (int t = 0; t < threads; t++) {
+                int index = c * threads + t;
+                long[] waits = new long[MAX_WAITS + 1];   // [0]: how many recorded
+                perThread[index] = waits;
+                Lock lock = locks.get(c);
+                Thread worker = new Thread(() -> {
+                    while (!stop.get()) {
+                        long since = System.nanoTime();
+                        lock.lock();
+                        try {
+                            long granted = System.nanoTime();
+                            counter[0]++;
+                            everyAcquisition[index]++;
+                            if (measuring.get() && waits[0] < MAX_WAITS) {
+                                waits[(int) ++waits[0]] = granted - since;
+                            }
+                            while (System.nanoTime() - granted < TimeUnit.MICROSECONDS.toNanos(HOLD_MICROS)) {
+                                Thread.onSpinWait();
+                            }
+                        } finally {
+                            lock.unlock();
+                        }
+                    }
+                }, "hot-lock-" + index);
+                worker.start();
+                workers.add(worker);
+            }
+        }
+        Thread.sleep(2_000);   // warm-up: JIT, connections, subscriptions
+        long scripts0 = scripts(probe);
+        double cpu0 = serverCpu(probe);
+        long t0 = System.nanoTime();
+        measuring.set(true);
+        Thread.sleep(seconds * 1000L);
+        measuring.set(false);
+        long t1 = System.nanoTime();
+        long scripts1 = scripts(probe);
+        double cpu1 = serverCpu(probe);
+        stop.set(true);
+        for (Thread worker : workers) {
+            worker.join(TimeUnit.SECONDS.toMillis(60));
+            if (worker.isAlive()) {
+                throw new IllegalStateException(worker.getName() + " did not stop");
+            }
+        }
+        long[] perClient = new long[locks.size()];
+        long acquisitions = 0;
+        int waitCount = 0;
+        for (int i = 0; i < perThread.length; i++) {
+            perClient[i / threads] += perThread[i][0];
+            acquisitions += perThread[i][0];
+            waitCount += (int) perThread[i][0];
+        }
+        long[] waits = new long[waitCount];
+        int at = 0;
+        for (long[] thread : perThread) {
+            System.arraycopy(thread, 1, waits, at, (int) thread[0]);
+            at += (int) thread[0];
+        }
+        Arrays.sort(waits);
+        long every = Arrays.stream(everyAcquisition).sum();
+        if (every == 0 || counter[0] != every) {
+            throw new IllegalStateException("the counter under the lock reads " + counter[0] + " after " + every
+                    + " acquisitions: two holders at once");
+        }
+        return new Window(acquisitions, (t1 - t0) / 1e9, scripts1 - scripts0, cpu1 - cpu0, perClient, waits);
+    }
+
+    private static long scripts(RedisProbe probe) {
+        CommandStats stats = CommandStats.parse((String) probe.call("INFO", "commandstats"));
+        return stats.calls("evalsha") + stats.calls("eval");
+    }
+
+    private static double serverCpu(RedisProbe probe) {
+        return Double.parseDouble(info(probe, "cpu", "used_cpu_sys")) + Double.parseDouble(info(probe, "cpu", "used_cpu_user"));
+    }
+
+    private static String info(RedisProbe probe, String section, String field) {
+        for (String line : ((String) probe.call("INFO", section)).split("\\R")) {
+            if (line.startsWith(field + ":")) {
+                return line.substring(field.length() + 1).strip();
+            }
+        }
+        throw new IllegalStateException(field + ": not in INFO " + section);
+    }
+
+    private static void close(List<AutoCloseable> clients) throws Exception {
+        for (AutoCloseable client : clients) {
+            client.close();
+        }
+    }
+}

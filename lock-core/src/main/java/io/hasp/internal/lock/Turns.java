@@ -1,0 +1,51 @@
+package io.hasp.internal.lock;
+
+import io.hasp.Script;
+import io.hasp.internal.Futures;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The line in which the processes waiting for one reentrant lock take turns ({@code turns.lua}): the figures it
+ * runs on, and the scripts that open with it.
+ *
+ * <p>A release of the lock does not wake a waiter in every process that waits: it gives the turn to the process
+ * first in line, and tells that process alone, on a channel of its own; the turn keeps the free lock for that
+ * process's waiters for {@link #TURN_MILLIS} (clients that do not take turns, Redisson's, still see a free lock,
+ * and the release still announces it on the lock's shared channel for them). A waiting process takes a place in
+ * line each time one of its waiters finds the lock taken, and keeps it for {@link #PLACE_MILLIS}; so the server's
+ * work per hand-off stays flat however many processes wait, and every process is served in its turn.
+ */
+final class Turns {
+
+    /** How long a waiting process keeps its place in line without looking at the lock again. */
+    static final long PLACE_MILLIS = 5_000;
+    /** How long the free lock is kept for the process whose turn it is. */
+    static final long TURN_MILLIS = 200;
+
+    private static final Logger log = LoggerFactory.getLogger(Turns.class);
+
+    private Turns() {
+    }
+
+    /**
+     * What this client does with a turn of lock {@code name} of {@code kind} that nobody here takes (see
+     * {@link WaitChannel}): passes it on, and lets it run out if that fails.
+     */
+    static Runnable passer(LockContext context, LockKind kind, String name) {
+        return () -> Futures.sent(() -> kind.passTurn(context.topology, name, context.process))
+                .whenComplete((passed, error) -> {
+                    if (error != null) {
+                        log.debug("passing the turn of {} lock {} on failed (it runs out): {}", kind, name,
+                                error.toString());
+                    }
+                });
+    }
+
+    /** {@code turns.lua} followed by the operation's file, as one script named after the operation. */
+    static Script compose(String operation) {
+        String turns = Script.fromResource(Turns.class, "turns.lua").text();
+        String body = Script.fromResource(Turns.class, operation).text();
+        return Script.of(operation, turns + "\n" + body);
+    }
+}

@@ -1,0 +1,112 @@
+-- turns.lua: the line of waiting processes that releases of the reentrant lock serve one at a time. The
+-- opening of acquire.lua, fenced_acquire.lua, unlock.lua, rollback.lua, force_unlock.lua and pass_turn.lua, which
+-- pass it their keys by name: its functions read no KEYS or ARGV of their own.
+--
+-- Layout: hasp's own keys beside the lock's hash, which Redisson neither reads nor writes.
+--   the line    "hasp_lock_line:{<name>}": a list of waiting processes (hasp client ids), first come first served
+--   the places  "hasp_lock_line_places:{<name>}": a sorted set, waiting process -> the end of its place lease in
+--               the server's milliseconds. A waiting process renews it each time it looks at the lock (at least
+--               every third of the lease); a place that ran out is dropped when it reaches the head of the line.
+--   the turn    "hasp_lock_turn:{<name>}": the process whose turn it is, for a short lease. While it stands, the
+--               free lock goes to that process's waiters only (clients that do not take turns, Redisson's, are
+--               not held back: they do not read it).
+-- A process hears that its turn came on its own channel, "hasp_lock_turn__channel:{<name>}:<process>", with the
+-- message "0"; a release tells nobody else, so the server's work per hand-off does not grow with the number of
+-- processes that wait. A turn goes only to a process that listens: the publish answers how many heard it, and a
+-- process that died or closed its client hears nothing, so it is passed over at once.
+
+-- The server's clock in milliseconds (scripts replicate their effects, so reading it is allowed).
+local function server_millis()
+    local clock = redis.call('time')
+    return tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+end
+
+-- Gives process a place in line for place_millis: at the end, or at the head when first (its turn was taken by a
+-- client that does not take turns); a process already in line keeps its place and renews it.
+local function stand_in_line(line, places, process, place_millis, first)
+    if not redis.call('zscore', places, process) then
+        if first then
+            redis.call('lpush', line, process)
+        else
+            redis.call('rpush', line, process)
+        end
+    end
+    redis.call('zadd', places, server_millis() + place_millis, process)
+    -- Both keys go when nobody has stood in line for a while.
+    redis.call('pexpire', line, place_millis * 2)
+    redis.call('pexpire', places, place_millis * 2)
+end
+
+-- The lock was freed: gives the turn to the first process in line whose place is live and that listens on its
+-- channel, and returns it; nil when nobody waits. from is the calling process ('' for none); when it is first in
+-- line itself, own says what happens: 'quiet', it gets the turn without a message (the caller wakes one of its
+-- waiters); 'message', it gets the turn and the message like any other process; 'skip', it is passed over.
+local function give_turn(line, places, turn, publish, channel_prefix, from, own, turn_millis)
+    local now
+    while true do
+        local next = redis.call('lpop', line)
+        if not next then
+            return nil
+        end
+        local place = redis.call('zscore', places, next)
+        redis.call('zrem', places, next)
+        now = now or server_millis()
+        if place and tonumber(place) > now and not (next == from and own == 'skip') then
+            if (next == from and own == 'quiet') or redis.call(publish, channel_prefix .. next, '0') > 0 then
+                redis.call('set', turn, next, 'px', turn_millis)
+                return next
+            end
+        end
+    end
+end
+
+-- Whether a holder's field names a hasp client that takes turns: hasp's client ids are version-8 UUIDs
+-- ("xxxxxxxx-xxxx-8xxx-...:<holder>"); Redisson's are version 4. Its release then gives the next turn, so a
+-- waiter need not listen on the lock's shared channel.
+local function takes_turns(field)
+    return field ~= nil and string.byte(field, 37) == 58 and string.byte(field, 15) == 56
+            and string.byte(field, 9) == 45
+end
+
+-- Whether the caller's process may take the free lock now: it is nobody's turn, or the caller's own (used up here).
+local function may_take(turn, process)
+    local turn_of = redis.call('get', turn)
+    if turn_of == process then
+        redis.call('del', turn)
+    end
+    return not turn_of or turn_of == process
+end
+
+-- The lock is taken (or, when free, kept for another process's turn): the caller's process stands in line when
+-- the caller waits (place_millis above 0), and the answer is how long the caller may park before it looks again
+-- (at most a third of the place lease, at most the holder's remaining lease): as -2 - that time when the process
+-- waits for its turn behind a holder that takes turns, else as that time itself (a holder that takes no turns:
+-- the caller listens on the lock's shared channel too). A single try (place_millis 0) takes no place and is
+-- answered the lock's (or the turn's) PTTL.
+local function wait_in_line(lock, line, places, turn, process, place_millis, free)
+    local park = math.max(1, math.floor(place_millis / 3))
+    if free then
+        if place_millis == 0 then
+            return redis.call('pttl', turn)
+        end
+        stand_in_line(line, places, process, place_millis, false)
+        return -2 - park
+    end
+    local ttl = redis.call('pttl', lock)
+    if place_millis == 0 then
+        return ttl
+    end
+    -- This process's turn, but a client that takes no turns took the lock first: it keeps the head of the line.
+    local first = redis.call('get', turn) == process
+    if first then
+        redis.call('del', turn)
+    end
+    stand_in_line(line, places, process, place_millis, first)
+    if ttl >= 0 and ttl < park then
+        park = math.max(1, ttl)
+    end
+    if takes_turns(redis.call('hkeys', lock)[1]) then
+        return -2 - park
+    end
+    return park
+end

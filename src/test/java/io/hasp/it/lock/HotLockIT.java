@@ -1,0 +1,160 @@
+package io.hasp.it.lock;
+
+import static io.hasp.it.lock.Clients.seconds;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hasp.HaspClient;
+import io.hasp.it.Topology;
+import io.hasp.it.TopologyServers;
+import io.hasp.lock.HaspLock;
+import io.hasp.testing.CommandStats;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * One hot lock shared by many processes, each a client of its own (its own connections and subscription, as a
+ * process has), one thread each: a release gives the turn to one waiting process and tells only it, so the server
+ * runs about two scripts per acquisition however many processes wait, and every process is served in its turn.
+ * On one server, a local Redis Cluster (sharded channels) and behind Sentinel.
+ */
+@ParameterizedClass
+@EnumSource(Topology.class)
+class HotLockIT {
+
+    /** The processes that contend in each test. */
+    private static final int PROCESSES = 16;
+
+    private static TopologyServers servers;
+    private static List<HaspClient> clients;
+
+    @Parameter
+    Topology topology;
+
+    @BeforeParameterizedClassInvocation
+    static void start(Topology topology) {
+        servers = TopologyServers.start(topology);
+        clients = new ArrayList<>();
+        for (int i = 0; i < PROCESSES; i++) {
+            clients.add(Clients.hasp(servers.uri(), seconds(30)));
+        }
+    }
+
+    @AfterParameterizedClassInvocation
+    static void stop() {
+        try {
+            for (HaspClient client : clients) {
+                client.close();
+            }
+        } finally {
+            servers.close();
+        }
+    }
+
+    private static String name(TestInfo test) {
+        return "hot:" + test.getTestMethod().orElseThrow().getName();
+    }
+
+    /** The scripts the node serving {@code name} has run so far. */
+    private long scripts(String name) {
+        CommandStats stats = CommandStats.parse((String) servers.call(name, "INFO", "commandstats"));
+        return stats.calls("evalsha") + stats.calls("eval");
+    }
+
+    /**
+     * One thread per client of {@code contenders} takes the lock, increments a plain counter and unlocks, until
+     * {@code total} acquisitions are done; returns each client's acquisitions. Fails on a lost update.
+     */
+    private static long[] contend(List<HaspClient> contenders, String name, int total) throws Exception {
+        AtomicInteger granted = new AtomicInteger();
+        AtomicLongArray perClient = new AtomicLongArray(contenders.size());
+        long[] counter = {0};
+        List<CompletableFuture<Void>> workers = new ArrayList<>();
+        for (int i = 0; i < contenders.size(); i++) {
+            HaspLock lock = contenders.get(i).getLock(name);
+            int index = i;
+            workers.add(CompletableFuture.runAsync(() -> {
+                while (granted.get() < total) {
+                    lock.lock();
+                    try {
+                        long seen = counter[0];
+                        Thread.onSpinWait();
+                        counter[0] = seen + 1;
+                        perClient.incrementAndGet(index);
+                        granted.incrementAndGet();
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            }, runnable -> new Thread(runnable, "hot-" + index).start()));
+        }
+        CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+        long[] counts = new long[contenders.size()];
+        long sum = 0;
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = perClient.get(i);
+            sum += counts[i];
+        }
+        assertEquals(sum, counter[0], "no update lost under the lock");
+        return counts;
+    }
+
+    @Test
+    void sixteenProcessesRunAtMostTwoAndAHalfScriptsPerAcquisition(TestInfo test) throws Exception {
+        String name = name(test);
+        contend(clients, name, 200);   // every client subscribed, the scripts loaded
+        long before = scripts(name);
+        long[] counts = contend(clients, name, 3_200);
+        long acquisitions = Arrays.stream(counts).sum();
+        double perAcquisition = (double) (scripts(name) - before) / acquisitions;
+        assertTrue(perAcquisition <= 2.5, String.format("%.2f scripts per acquisition at %d processes on %s (at most"
+                + " 2.5: one release, one acquire, a little more for places renewed and turns passed)",
+                perAcquisition, PROCESSES, topology));
+    }
+
+    @Test
+    void noProcessIsStarved(TestInfo test) throws Exception {
+        String name = name(test);
+        contend(clients, name, 200);
+        long[] counts = contend(clients, name, 3_200);
+        double mean = Arrays.stream(counts).average().orElseThrow();
+        long least = Arrays.stream(counts).min().orElseThrow();
+        assertTrue(least >= 0.3 * mean, "the least served process got " + least + " of a mean " + mean + ": "
+                + Arrays.toString(counts));
+    }
+
+    @Test
+    void aProcessClosedWhileItWaitsDoesNotHoldTheOthersUp(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspClient leaving = Clients.hasp(servers.uri(), seconds(30));
+        HaspLock held = clients.get(0).getLock(name);
+        held.lock();
+        CompletableFuture<Void> waiting;
+        try {
+            // The leaving process waits in line (first), then closes without ever taking the lock.
+            HaspLock theirs = leaving.getLock(name);
+            waiting = theirs.lockAsync(theirs.owner(1));
+            Clients.await("the leaving process stands in line", seconds(10),
+                    () -> servers.subscribers("hasp_lock_turn__channel:{" + name + "}:" + leaving.id()) == 1);
+            leaving.close();
+        } finally {
+            held.unlock();
+        }
+        assertTrue(waiting.isCompletedExceptionally(), "the closed client's wait ended");
+        long[] counts = contend(clients.subList(1, 5), name, 400);
+        assertTrue(Arrays.stream(counts).sum() >= 400 && Arrays.stream(counts).allMatch(c -> c > 0),
+                "the others went on, each served: " + Arrays.toString(counts));
+    }
+}
