@@ -40,6 +40,14 @@ public final class TopologyServers implements AutoCloseable {
         };
     }
 
+    /**
+     * Whether a publish counts every listener of its channel here: one server, Sentinel, or a cluster with sharded
+     * channels (7.0+); where it does not (a 6.x cluster), the processes waiting for a lock take no turns.
+     */
+    public boolean publishCountsListeners() {
+        return cluster == null || shardedChannels;
+    }
+
     /** @return the topology */
     public Topology topology() {
         return topology;

@@ -28,7 +28,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * One hot lock shared by many processes, each a client of its own (its own connections and subscription, as a
  * process has), one thread each: a release gives the turn to one waiting process and tells only it, so the server
  * runs about two scripts per acquisition however many processes wait, and every process is served in its turn.
- * On one server, a local Redis Cluster (sharded channels) and behind Sentinel.
+ * On one server, a local Redis Cluster (sharded channels) and behind Sentinel. On a Redis 6 cluster, whose classic
+ * channels reach listeners through other nodes, a publish cannot tell whether a process listens, so the processes
+ * take no turns there: each test then checks that the lock works as before, its line never used.
  */
 @ParameterizedClass
 @EnumSource(Topology.class)
@@ -111,9 +113,23 @@ class HotLockIT {
         return counts;
     }
 
+    /** Where processes take no turns: the lock's line is never used, and a contended run stays exact. */
+    private boolean checkedWithoutTurns(String name) throws Exception {
+        if (servers.publishCountsListeners()) {
+            return false;
+        }
+        contend(clients, name, 400);
+        assertEquals(0L, servers.call(name, "EXISTS", "hasp_lock_line_places:{" + name + "}"), "nobody stood in line");
+        assertEquals(0L, servers.call(name, "EXISTS", "hasp_lock_turn:{" + name + "}"), "no turn was given");
+        return true;
+    }
+
     @Test
     void sixteenProcessesRunAtMostTwoAndAHalfScriptsPerAcquisition(TestInfo test) throws Exception {
         String name = name(test);
+        if (checkedWithoutTurns(name)) {
+            return;
+        }
         contend(clients, name, 200);   // every client subscribed, the scripts loaded
         long before = scripts(name);
         long[] counts = contend(clients, name, 3_200);
@@ -127,6 +143,9 @@ class HotLockIT {
     @Test
     void noProcessIsStarved(TestInfo test) throws Exception {
         String name = name(test);
+        if (checkedWithoutTurns(name)) {
+            return;
+        }
         contend(clients, name, 200);
         long[] counts = contend(clients, name, 3_200);
         double mean = Arrays.stream(counts).average().orElseThrow();
@@ -138,6 +157,9 @@ class HotLockIT {
     @Test
     void aProcessClosedWhileItWaitsDoesNotHoldTheOthersUp(TestInfo test) throws Exception {
         String name = name(test);
+        if (checkedWithoutTurns(name)) {
+            return;
+        }
         HaspClient leaving = Clients.hasp(servers.uri(), seconds(30));
         HaspLock held = clients.get(0).getLock(name);
         held.lock();

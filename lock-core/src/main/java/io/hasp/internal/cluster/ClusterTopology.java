@@ -94,6 +94,12 @@ public final class ClusterTopology implements Topology {
         return view.channelKind();
     }
 
+    /** Only sharded channels live on the lock's node, where a release's publish counts their listeners. */
+    @Override
+    public boolean publishCountsListeners() {
+        return channelKind() == ChannelKind.SHARDED;
+    }
+
     /** The master that serves {@code key}'s slot now, or the slot while it has none. */
     @Override
     public Object batchGroup(String key) {

@@ -151,7 +151,7 @@ final class Acquisition extends Successor implements Stranded {
         long sentNanos = context.nanoTime();
         CompletableFuture<AcquireOutcome> reply;
         try {
-            reply = kind.acquireInLine(context.topology, name, owner, leaseMillis, target, context.process, waits);
+            reply = kind.acquireInLine(context.topology, name, owner, leaseMillis, target, context.inLine(), waits);
         } catch (RuntimeException e) {
             // Not sent: the outcome is known. (Not Futures.sent: its lambda costs an allocation per acquire.)
             reply = CompletableFuture.failedFuture(e);
@@ -280,7 +280,7 @@ final class Acquisition extends Successor implements Stranded {
         } else if (ch != null) {
             context.waiters.listenShared(ch).whenComplete((c, error) -> onJoined(ch, error, false));
         } else if (!stranded()) {
-            String turns = kind.turnChannel(name, context.process);
+            String turns = context.turnChannel(kind, name);
             context.waiters.join(channelName, turns, turns == null ? null : Turns.passer(context, kind, name), shared)
                     .whenComplete((joined, error) -> onJoined(joined, error, true));
         }

@@ -100,6 +100,20 @@ final class LockContext {
         }
     }
 
+    /**
+     * The process a lock call of this client stands in line for ({@link #process}), or "" where publishes do not
+     * count a channel's listeners ({@link Topology#publishCountsListeners}: a cluster's classic channels), and the
+     * processes waiting for a lock take no turns.
+     */
+    String inLine() {
+        return topology.publishCountsListeners() ? process : "";
+    }
+
+    /** The channel on which this client hears its turns of lock {@code name} of {@code kind}; null: no turns. */
+    String turnChannel(LockKind kind, String name) {
+        return topology.publishCountsListeners() ? kind.turnChannel(name, process) : null;
+    }
+
     long nanoTime() {
         return clock.getAsLong();
     }

@@ -33,7 +33,7 @@ final class Turns {
      * {@link WaitChannel}): passes it on, and lets it run out if that fails.
      */
     static Runnable passer(LockContext context, LockKind kind, String name) {
-        return () -> Futures.sent(() -> kind.passTurn(context.topology, name, context.process))
+        return () -> Futures.sent(() -> kind.passTurn(context.topology, name, context.inLine()))
                 .whenComplete((passed, error) -> {
                     if (error != null) {
                         log.debug("passing the turn of {} lock {} on failed (it runs out): {}", kind, name,

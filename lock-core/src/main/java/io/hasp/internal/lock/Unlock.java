@@ -148,10 +148,10 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         WaitChannel channel = channel();
         staysInLine = channel != null ? channel.staysInLine() : 0;
         turnsAtSend = channel != null ? channel.place.turns() : 0;
-        boolean listensShared = channel != null && channel.turnChannel != null && channel.listensShared();
+        boolean listensShared = channel != null && channel.ready.isDone() && channel.listensShared();
         Successor next = handOver != null ? handOver.successor() : null;
         return kind.releaseInLine(context.topology, name, owner, latch, leaseMillis, context.latchMillis,
-                context.process, staysInLine, listensShared, next != null ? next.owner() : null,
+                context.inLine(), staysInLine, listensShared, next != null ? next.owner() : null,
                 next != null ? next.leaseMillis() : 0);
     }
 

@@ -44,6 +44,16 @@ public interface Topology {
     ChannelKind channelKind();
 
     /**
+     * Whether a publish counts every listener of its channel, so that a lock's release can tell whether the
+     * process it gives the turn to still listens: true (the default) on one server, a Sentinel-watched master and
+     * a cluster's sharded channels; false on a cluster whose classic channels reach listeners through other nodes,
+     * where the count is the lock's node's alone (there the processes waiting for a lock take no turns).
+     */
+    default boolean publishCountsListeners() {
+        return true;
+    }
+
+    /**
      * Which batch a per-key call on {@code key} may join: keys of one group can travel in one call
      * ({@link #send(KeyBatch)}). Groups are compared with {@code equals}.
      */
