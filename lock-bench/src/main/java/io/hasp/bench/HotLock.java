@@ -28,9 +28,10 @@ import org.redisson.config.Config;
  * <p>Each Redisson client runs with small pools (2 threads, 2 event-loop threads, 1 to 4 connections), so that 64
  * of them fit in one JVM as 64 one-thread processes would; hasp's clients run with their defaults.
  *
- * <p>Run: {@code java -cp lock-bench/target/benchmarks.jar io.hasp.bench.HotLock [seconds] [clients ...]}
- * (defaults 10 and 2 8 32 64; it starts its own redis-server, {@code REDIS_SERVER} picks the binary as for the
- * tests). Not a JMH benchmark: its rows are fleets of clients, not threads of one.
+ * <p>Run: {@code java -cp lock-bench/target/benchmarks.jar io.hasp.bench.HotLock [seconds] [clients ... | mixed]}
+ * (defaults 10 and 2 8 32 64; {@code mixed}: the mixed run alone; it starts its own redis-server,
+ * {@code REDIS_SERVER} picks the binary as for the tests). Not a JMH benchmark: its rows are fleets of clients,
+ * not threads of one.
  */
 public final class HotLock {
 
@@ -46,9 +47,9 @@ public final class HotLock {
     private record Side(String library, List<Lock> locks, List<AutoCloseable> clients) {
     }
 
-    /** What one measured window saw. */
+    /** What one measured window saw; {@code clientWaits}: each client's waits, sorted. */
     private record Window(long acquisitions, double seconds, long scripts, double serverCpuSeconds,
-            long[] perClient, long[] waitsNanos) {
+            long[] perClient, long[] waitsNanos, long[][] clientWaits) {
 
         String row(String what) {
             long least = Arrays.stream(perClient).min().orElse(0);
@@ -64,10 +65,14 @@ public final class HotLock {
         }
 
         double percentile(double p) {
-            if (waitsNanos.length == 0) {
+            return percentile(waitsNanos, p);
+        }
+
+        static double percentile(long[] sorted, double p) {
+            if (sorted.length == 0) {
                 return 0;
             }
-            return waitsNanos[Math.min(waitsNanos.length - 1, (int) (p * waitsNanos.length))];
+            return sorted[Math.min(sorted.length - 1, (int) (p * sorted.length))];
         }
     }
 
@@ -79,8 +84,9 @@ public final class HotLock {
      */
     public static void main(String[] args) throws Exception {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-        int[] counts = args.length > 1 ? Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray()
-                : new int[] {2, 8, 32, 64};
+        boolean mixedOnly = args.length > 1 && args[1].equals("mixed");
+        int[] counts = mixedOnly ? new int[0] : args.length > 1
+                ? Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray() : new int[] {2, 8, 32, 64};
         RedisServer server = RedisServer.start();
         try (RedisProbe probe = RedisProbe.connect(server.port())) {
             System.out.println("redis " + info(probe, "server", "redis_version") + ", " + seconds + " s a row, hold "
@@ -115,14 +121,17 @@ public final class HotLock {
         Side redisson = side("redisson", uri, "hot:mixed", 1);
         try {
             List<Lock> locks = List.of(hasp.locks.get(0), redisson.locks.get(0));
+            run(probe, locks, 4, seconds);   // both libraries warmed up on the lock first, as two services that ran for a while
             Window window = run(probe, locks, 4, seconds);
             long total = window.acquisitions;
             System.out.println();
             System.out.printf(Locale.ROOT, "mixed, one hasp and one Redisson client x 4 threads, %d s: %,d acquisitions"
-                    + " (%,.0f/s); hasp %,d (%.1f%%), Redisson %,d (%.1f%%); p99 wait of all %.1f ms, longest %.1f ms%n",
+                    + " (%,.0f/s); hasp %,d (%.1f%%, p99 wait %.1f ms, longest %.1f ms), Redisson %,d (%.1f%%, p99 wait"
+                    + " %.1f ms, longest %.1f ms)%n",
                     seconds, total, total / window.seconds, window.perClient[0], 100.0 * window.perClient[0] / total,
-                    window.perClient[1], 100.0 * window.perClient[1] / total, window.percentile(0.99) / 1e6,
-                    window.percentile(1.0) / 1e6);
+                    Window.percentile(window.clientWaits[0], 0.99) / 1e6, Window.percentile(window.clientWaits[0], 1.0) / 1e6,
+                    window.perClient[1], 100.0 * window.perClient[1] / total,
+                    Window.percentile(window.clientWaits[1], 0.99) / 1e6, Window.percentile(window.clientWaits[1], 1.0) / 1e6);
         } finally {
             close(hasp.clients);
             close(redisson.clients);
@@ -215,10 +224,17 @@ public final class HotLock {
             waitCount += (int) perThread[i][0];
         }
         long[] waits = new long[waitCount];
+        long[][] clientWaits = new long[locks.size()][];
         int at = 0;
-        for (long[] thread : perThread) {
-            System.arraycopy(thread, 1, waits, at, (int) thread[0]);
-            at += (int) thread[0];
+        for (int c = 0; c < locks.size(); c++) {
+            int from = at;
+            for (int t = 0; t < threads; t++) {
+                long[] thread = perThread[c * threads + t];
+                System.arraycopy(thread, 1, waits, at, (int) thread[0]);
+                at += (int) thread[0];
+            }
+            clientWaits[c] = Arrays.copyOfRange(waits, from, at);
+            Arrays.sort(clientWaits[c]);
         }
         Arrays.sort(waits);
         long every = Arrays.stream(everyAcquisition).sum();
@@ -226,7 +242,7 @@ public final class HotLock {
             throw new IllegalStateException("the counter under the lock reads " + counter[0] + " after " + every
                     + " acquisitions: two holders at once");
         }
-        return new Window(acquisitions, (t1 - t0) / 1e9, scripts1 - scripts0, cpu1 - cpu0, perClient, waits);
+        return new Window(acquisitions, (t1 - t0) / 1e9, scripts1 - scripts0, cpu1 - cpu0, perClient, waits, clientWaits);
     }
 
     private static long scripts(RedisProbe probe) {
