@@ -14,21 +14,22 @@ import java.util.concurrent.TimeUnit;
  * One attempt to acquire a lock of one {@link LockKind} for one owner, with its deadline, its place among the lock's
  * waiters and its result. It runs entirely on callbacks (replies, unlock messages, the timer): waiting costs no thread.
  *
- * <p>The algorithm, as the {@link AcquisitionStep}s it moves through: {@code SENDING} the acquire script; on "held by another
- * (ttl)", {@code JOINING} the lock's wait channel and, once subscribed, sending again (so no unlock between the failed
- * try and the subscription goes unnoticed); then {@code PARKED} until an unlock message, a local hand-off or min(ttl,
- * time left) passes, and sending again. Where the kind {@linkplain LockKind#turnChannel takes turns}, the waiting
- * processes stand in the lock's line and this client's channel is its own turn channel; the lock's shared channel is
- * joined too only when an answer names a holder that takes no turns. When this client already has a confirmed
- * subscription for the lock, the acquisition joins it before its first try and parks right after a failed one. A parked acquisition may also be
- * handed the lock by an unlock of this client ({@link HandOver}, {@link #handOverEnded}), which needs no acquire
- * script; right after this client freed the lock for everyone, a new acquisition first parks for a short window so
- * that other clients' waiters get their turn ({@link WaitChannel}). A kind that {@linkplain LockKind#queuesWaiters
- * queues its waiters} gives each its own channel, and a waiter that ends without the lock gives its place in line
- * back with the kind's rollback, as an acquire with an unknown outcome is undone. Connection errors, timeouts and grants too few
- * replicas confirmed are {@code BACKING_OFF} and retried within the deadline, re-sending the same target hold count
- * so that a retried acquire whose first reply was lost does not count the hold twice. A failure that the kind reports
- * as its answer (an exception that is not a Redis one) ends the attempt at once.
+ * <p>The algorithm, as the {@link AcquisitionStep}s it moves through: {@code SENDING} the acquire script; on "held by
+ * another (ttl)", {@code JOINING} the lock's wait channel and, once subscribed, sending again (so no unlock between
+ * the failed try and the subscription goes unnoticed); then {@code PARKED} until an unlock message, a local hand-off
+ * or min(ttl, time left) passes, and sending again. Where the kind {@linkplain LockKind#turnChannel takes turns}, the
+ * waiting processes stand in the lock's line and this client's channel is its own turn channel; the lock's shared
+ * channel is joined too only when an answer names a holder that takes no turns. When this client already has a
+ * confirmed subscription for the lock, the acquisition joins it before its first try and parks right after a failed
+ * one. A parked acquisition may also be handed the lock by an unlock of this client ({@link HandOver},
+ * {@link #handOverEnded}), which needs no acquire script; right after this client freed the lock while clients that
+ * take no turns listen, a new acquisition first parks for a short window so that they get their go
+ * ({@link WaitChannel}). A kind that {@linkplain LockKind#queuesWaiters queues its waiters} gives each its own
+ * channel, and a waiter that ends without the lock gives its place in line back with the kind's rollback, as an
+ * acquire with an unknown outcome is undone. Connection errors, timeouts and grants too few replicas confirmed are
+ * {@code BACKING_OFF} and retried within the deadline, re-sending the same target hold count so that a retried acquire
+ * whose first reply was lost does not count the hold twice. A failure that the kind reports as its answer (an
+ * exception that is not a Redis one) ends the attempt at once.
  *
  * <p>The result future completes with {@code true} (acquired), {@code false} (deadline passed; a
  * {@link ReplicaAcksException} when the last grant was not confirmed) or an exception, on an event-loop or timer
