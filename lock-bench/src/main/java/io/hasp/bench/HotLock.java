@@ -1,9 +1,13 @@
 package io.hasp.bench;
 
 import io.hasp.HaspClient;
+import io.hasp.bench.report.SvgChart;
 import io.hasp.testing.CommandStats;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -30,8 +34,9 @@ import org.redisson.config.Config;
  *
  * <p>Run: {@code java -cp lock-bench/target/benchmarks.jar io.hasp.bench.HotLock [seconds] [clients ... | mixed]}
  * (defaults 10 and 2 8 32 64; {@code mixed}: the mixed run alone; it starts its own redis-server,
- * {@code REDIS_SERVER} picks the binary as for the tests). Not a JMH benchmark: its rows are fleets of clients,
- * not threads of one.
+ * {@code REDIS_SERVER} picks the binary as for the tests). With {@code -Dhasp.hotlock.svg=<file>} it also writes
+ * each library's acquisitions/s against the clients as an SVG chart there. Not a JMH benchmark: its rows are fleets
+ * of clients, not threads of one.
  */
 public final class HotLock {
 
@@ -95,24 +100,44 @@ public final class HotLock {
                     + " per acquisition (us) | acquisitions of one client, least / most | least/mean | p50 wait (ms)"
                     + " | p99 wait (ms) |");
             System.out.println("|---|---:|---:|---:|---|---:|---:|---:|");
-            for (int clients : counts) {
+            List<String> libraries = List.of("hasp", "redisson");
+            double[][] rates = new double[libraries.size()][counts.length];
+            for (int row = 0; row < counts.length; row++) {
+                int clients = counts[row];
                 int threads = clients == 2 ? 4 : 1;
-                for (String library : List.of("hasp", "redisson")) {
-                    String name = "hot:" + library + ":" + clients;
-                    Side side = side(library, server.uri(), name, clients);
+                for (int l = 0; l < libraries.size(); l++) {
+                    String library = libraries.get(l);
+                    Side side = side(library, server.uri(), "hot:" + library + ":" + clients, clients);
                     try {
                         Window window = run(probe, side.locks, threads, seconds);
                         System.out.println(window.row(library + ", " + clients + " x " + threads));
+                        rates[l][row] = window.acquisitions / window.seconds;
                     } finally {
                         close(side.clients);
                     }
                 }
+            }
+            String svg = System.getProperty("hasp.hotlock.svg");
+            if (svg != null && counts.length > 0) {
+                writeChart(Path.of(svg), counts, rates);
             }
             mixed(probe, server.uri(), Math.max(seconds, 15));
         } finally {
             server.stop();
         }
         System.exit(0);
+    }
+
+    /** Writes each library's acquisitions/s against the clients on the lock (threads at 2 clients: 4 each). */
+    private static void writeChart(Path file, int[] counts, double[][] rates) throws IOException {
+        List<String> categories = Arrays.stream(counts).mapToObj(c -> c == 2 ? "2 x 4" : Integer.toString(c)).toList();
+        String chart = new SvgChart("One hot lock, one thread per client (100 us hold)", "clients on the lock",
+                "acquisitions/s", categories)
+                .series("hasp", "#1f77b4", false, rates[0])
+                .series("Redisson", "#d62728", true, rates[1])
+                .render();
+        Files.writeString(file, chart);
+        System.out.println("chart: " + file);
     }
 
     /** One hasp client and one Redisson client, four threads each, on one lock: each library's share and waits. */
