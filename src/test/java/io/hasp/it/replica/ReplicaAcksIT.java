@@ -324,9 +324,7 @@ class ReplicaAcksIT {
         ReplicaAcks fsynced = ONE_REPLICA.withFsync();
         assertTrue(fsynced.fsync());
         assertEquals("ReplicaAcks[1 fsynced within 200 ms]", fsynced.toString());
-        String[] version = master.version().split("\\.");
-        boolean hasWaitAof = Integer.parseInt(version[0]) > 7
-                || Integer.parseInt(version[0]) == 7 && Integer.parseInt(version[1]) >= 2;
+        boolean hasWaitAof = master.versionAtLeast(7, 2);
         if (!hasWaitAof) {
             IllegalStateException refused = assertThrows(IllegalStateException.class, () -> client(master, fsynced));
             assertTrue(refused.getMessage().contains("WAITAOF") && refused.getMessage().contains("7.2"),

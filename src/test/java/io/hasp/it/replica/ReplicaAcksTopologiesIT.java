@@ -68,9 +68,7 @@ class ReplicaAcksTopologiesIT {
 
     /** Before Redis 7.2 a client asking fsync confirmations (WAITAOF) is refused at start; from 7.2 it starts. */
     private static void fsyncCheckedAtStart(String uri, RedisServer node) {
-        String[] version = node.version().split("\\.");
-        boolean hasWaitAof = Integer.parseInt(version[0]) > 7
-                || Integer.parseInt(version[0]) == 7 && Integer.parseInt(version[1]) >= 2;
+        boolean hasWaitAof = node.versionAtLeast(7, 2);
         HaspConfig config = HaspConfig.builder().uri(uri).replicaAcks(ONE_REPLICA.withFsync()).build();
         if (hasWaitAof) {
             HaspClient.create(config).close();

@@ -1,13 +1,13 @@
 package io.hasp.shedlock;
 
 import io.hasp.HaspClient;
+import io.hasp.lock.Blocking;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import net.javacrumbs.shedlock.core.AbstractSimpleLock;
 import net.javacrumbs.shedlock.core.ClockProvider;
@@ -56,6 +56,8 @@ public final class HaspLockProvider implements ExtensibleLockProvider {
      * providers may share a client): the client's threads own positive ids.
      */
     private static final AtomicLong OWNERS = new AtomicLong();
+    /** What the provider's calls are, in the message that refuses one on a hasp client thread. */
+    private static final String OPERATION = "a ShedLock lock call";
 
     /**
      * A provider whose locks are named {@code shedlock:<job name>}.
@@ -85,6 +87,7 @@ public final class HaspLockProvider implements ExtensibleLockProvider {
 
     @Override
     public Optional<SimpleLock> lock(LockConfiguration configuration) {
+        Blocking.checkAllowed(OPERATION);
         HaspLock lock = client.getLock(prefix + configuration.getName());
         LockOwner owner = lock.owner(-OWNERS.incrementAndGet());
         boolean acquired = join(lock.tryLockAsync(Duration.ZERO, leaseUntil(configuration.getLockAtMostUntil()), owner));
@@ -98,14 +101,7 @@ public final class HaspLockProvider implements ExtensibleLockProvider {
     }
 
     private static <T> T join(CompletableFuture<T> future) {
-        try {
-            return future.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
-        }
+        return Blocking.join(future, OPERATION);
     }
 
     /** One job's lock as ShedLock holds it: the hold of its own owner. */

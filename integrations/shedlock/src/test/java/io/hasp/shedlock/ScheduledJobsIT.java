@@ -1,10 +1,12 @@
 package io.hasp.shedlock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
+import io.hasp.lock.HaspLock;
 import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
@@ -13,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -73,6 +76,28 @@ class ScheduledJobsIT {
 
     private static LockConfiguration job(String name, Duration atMost, Duration atLeast) {
         return new LockConfiguration(Instant.now(), name, atMost, atLeast);
+    }
+
+    @Test
+    void aJobLockedFromInsideAHaspCallbackIsRefusedAtOnceAndTakesNothing() throws Exception {
+        HaspLockProvider provider = new HaspLockProvider(one);
+        // A callback of a lock that another client holds: it runs on hasp's event loop once that client unlocks.
+        HaspLock busy = two.getLock("shedlock-callback-gate");
+        busy.lock();
+        CompletableFuture<Object> inCallback = one.getLock("shedlock-callback-gate").lockAsync(one.getLock("shedlock-callback-gate").owner(1)).handle((v, e) -> {
+            try {
+                return provider.lock(job("from-callback", Duration.ofSeconds(10), Duration.ZERO));
+            } catch (RuntimeException refused) {
+                return refused;
+            }
+        });
+        busy.unlock();
+        Object outcome = inCallback.get(30, TimeUnit.SECONDS);
+        IllegalStateException refused = assertInstanceOf(IllegalStateException.class, outcome);
+        assertTrue(refused.getMessage().startsWith("a ShedLock lock call: blocking call on hasp client thread"),
+                refused.getMessage());
+        assertEquals(0, exists("shedlock:from-callback"), "nothing was taken");
+        one.getLock("shedlock-callback-gate").forceUnlock();
     }
 
     @Test

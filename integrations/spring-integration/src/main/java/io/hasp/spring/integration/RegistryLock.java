@@ -1,5 +1,6 @@
 package io.hasp.spring.integration;
 
+import io.hasp.lock.Blocking;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.HoldLostException;
@@ -9,7 +10,6 @@ import java.util.ConcurrentModificationException;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -27,6 +27,9 @@ import org.springframework.scheduling.TaskScheduler;
  * once and to renew on the registry's scheduler. Thread-safe.
  */
 final class RegistryLock implements DistributedLock {
+
+    /** What the registry's blocking calls are, in the message that refuses one on a hasp client thread. */
+    private static final String OPERATION = "a LockRegistry lock call";
 
     private final HaspLockRegistry registry;
     private final String key;
@@ -158,6 +161,7 @@ final class RegistryLock implements DistributedLock {
      * @throws CannotAcquireLockException when Redis answered with an error or the client closed
      */
     private boolean acquire(Duration wait, Duration ttl, boolean interruptible) throws InterruptedException {
+        Blocking.checkAllowed(OPERATION);
         LockOwner owner = owner();
         CompletableFuture<?> acquiring = start(wait, ttl, owner);
         boolean retried = false;
@@ -218,8 +222,8 @@ final class RegistryLock implements DistributedLock {
      */
     private void giveBack(LockOwner owner) {
         try {
-            lock.unlockAsync(owner).join();
-        } catch (CompletionException | CancellationException e) {
+            join(lock.unlockAsync(owner));
+        } catch (RuntimeException e) {
             // Nothing better to do for a caller that was interrupted: see above.
         }
     }
@@ -268,6 +272,7 @@ final class RegistryLock implements DistributedLock {
      */
     @Override
     public void unlock() {
+        Blocking.checkAllowed(OPERATION);
         LockOwner owner = owner();
         Held held = holders.get(owner.holderId());
         if (held == null) {
@@ -351,14 +356,7 @@ final class RegistryLock implements DistributedLock {
     }
 
     private static <T> T join(CompletableFuture<T> future) {
-        try {
-            return future.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
-        }
+        return Blocking.join(future, OPERATION);
     }
 
     @Override

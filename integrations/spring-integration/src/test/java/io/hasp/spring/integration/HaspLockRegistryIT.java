@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
+import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldLostException;
 import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisProbe;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -123,6 +125,31 @@ class HaspLockRegistryIT {
         assertNotSame(registry.obtain("foo"), registry.obtain("bar"));
         registry.expireUnusedOlderThan(-1000);
         assertEquals(0, registry.cachedLocks());
+    }
+
+    @Test
+    void aLockCallFromInsideAHaspCallbackIsRefusedAtOnceAndTakesNothing() throws Exception {
+        HaspLockRegistry registry = new HaspLockRegistry(client, registryKey);
+        Lock lock = registry.obtain("foo");
+        // A callback of a lock that another client holds: it runs on hasp's event loop once that client unlocks.
+        try (HaspClient other = HaspClient.create(server.uri())) {
+            HaspLock busy = other.getLock(lockName("gate"));
+            busy.lock();
+            CompletableFuture<Object> inCallback = client.getLock(lockName("gate")).lockAsync(client.getLock(lockName("gate")).owner(1)).handle((v, e) -> {
+                try {
+                    return lock.tryLock(1, TimeUnit.SECONDS);
+                } catch (RuntimeException | InterruptedException refused) {
+                    return refused;
+                }
+            });
+            busy.unlock();
+            IllegalStateException refused = assertInstanceOf(IllegalStateException.class,
+                    inCallback.get(30, TimeUnit.SECONDS));
+            assertTrue(refused.getMessage().startsWith("a LockRegistry lock call: blocking call on hasp client thread"),
+                    refused.getMessage());
+        }
+        assertEquals(0L, redis("EXISTS", lockName("foo")), "nothing was taken");
+        client.getLock(lockName("gate")).forceUnlock();
     }
 
     @Test
