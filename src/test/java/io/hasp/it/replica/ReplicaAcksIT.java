@@ -12,6 +12,8 @@ import io.hasp.ReplicaAcksException;
 import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldEnd;
+import io.hasp.lock.rw.HaspReadWriteLock;
+import io.hasp.lock.rw.HaspReadWriteLocks;
 import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
@@ -381,6 +383,49 @@ class ReplicaAcksIT {
             IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
                     () -> plain.getLock("x", ReplicaAcks.of(1, Duration.ofSeconds(5))));
             assertTrue(tooLong.getMessage().contains("commandTimeout"), tooLong.getMessage());
+        }
+    }
+
+    @Test
+    void aReadWriteLockAsksItsOwnAcknowledgementsInBothModes() throws Exception {
+        link.blackhole(true);
+        try (HaspClient plain = client(master, ReplicaAcks.NONE);
+                HaspClient confirming = client(master, ONE_REPLICA)) {
+            HaspReadWriteLocks locks = HaspReadWriteLocks.of(plain);
+            HaspReadWriteLock confirmed = locks.get("catalogue", ONE_REPLICA);
+            assertThrows(ReplicaAcksException.class,
+                    () -> confirmed.writeLock().tryLock(Duration.ZERO, Duration.ofSeconds(60)));
+            assertThrows(ReplicaAcksException.class,
+                    () -> confirmed.readLock().tryLock(Duration.ZERO, Duration.ofSeconds(60)));
+            HaspReadWriteLock other = locks.get("other");
+            assertTrue(other.writeLock().tryLock(Duration.ZERO, Duration.ofSeconds(60)), "the client's other locks ask nothing");
+            other.writeLock().unlock();
+
+            HaspReadWriteLock unconfirmed = HaspReadWriteLocks.of(confirming).get("free", ReplicaAcks.NONE);
+            assertTrue(unconfirmed.readLock().tryLock(Duration.ZERO, Duration.ofSeconds(60)),
+                    "a lock that asks none on a client that asks");
+            unconfirmed.readLock().unlock();
+            assertThrows(ReplicaAcksException.class, () -> HaspReadWriteLocks.of(confirming).get("catalogue").readLock()
+                    .tryLock(Duration.ZERO, Duration.ofSeconds(60)));
+            assertThrows(IllegalArgumentException.class, () -> locks.get("catalogue", null));
+            assertThrows(IllegalArgumentException.class, () -> locks.get("catalogue", ReplicaAcks.of(1, Duration.ofSeconds(5))));
+        }
+        link.blackhole(false);
+        try (HaspClient plain = client(master, ReplicaAcks.NONE)) {
+            HaspReadWriteLock confirmed = HaspReadWriteLocks.of(plain).get("catalogue", ONE_REPLICA);
+            assertTrue(Conditions.await(DEADLINE, () -> (Long) call(master, "EXISTS", "catalogue") == 0), "rolled back");
+            assertTrue(confirmed.writeLock().tryLock(Duration.ofSeconds(5), Duration.ofSeconds(60)),
+                    "confirmed once the link is back");
+            // A downgrade: the read lock under the write lock, then the write lock given back.
+            assertTrue(confirmed.readLock().tryLock(Duration.ZERO, Duration.ofSeconds(60)));
+            confirmed.writeLock().unlock();
+            assertEquals(1, HaspReadWriteLocks.of(plain).heldLocks(), "the read hold, counted with the confirmed views");
+            link.blackhole(true);
+            assertThrows(ReplicaAcksException.class, () -> confirmed.readLock().extend(Duration.ofSeconds(120)),
+                    "the mode's extensions ask its own confirmations too");
+            link.blackhole(false);
+            confirmed.readLock().unlock();
+            assertEquals(0L, call(master, "EXISTS", "catalogue"));
         }
     }
 

@@ -80,6 +80,13 @@ final class ConfirmedKind implements LockKind {
         return base.queuesWaiters();
     }
 
+    /** The base's order, confirmed alike: a read/write lock's two confirmed modes wait for each other's unlocks. */
+    @Override
+    public LockKind orderedWith() {
+        LockKind with = base.orderedWith();
+        return with.equals(base) ? this : new ConfirmedKind(with, acks);
+    }
+
     @Override
     public String holdField(LockOwner owner) {
         return base.holdField(owner);

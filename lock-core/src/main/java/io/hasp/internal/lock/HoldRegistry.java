@@ -167,11 +167,12 @@ final class HoldRegistry {
         return holds.size();
     }
 
-    /** Number of registered holds of {@code kind}. */
+    /** Number of registered holds of {@code kind}, taken through views that confirm it with replicas too. */
     int size(LockKind kind) {
         int n = 0;
         for (HoldKey key : holds.keySet()) {
-            if (key.kind().equals(kind)) {
+            LockKind held = key.kind();
+            if (held.equals(kind) || held instanceof ConfirmedKind confirmed && confirmed.base().equals(kind)) {
                 n++;
             }
         }

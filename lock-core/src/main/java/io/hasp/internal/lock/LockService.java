@@ -129,7 +129,8 @@ public final class LockService implements AutoCloseable {
     }
 
     /**
-     * Number of holds of {@code kind} this client currently tracks.
+     * Number of holds of {@code kind} this client currently tracks (those of views that confirm it with replicas
+     * included).
      *
      * @throws IllegalArgumentException when {@code kind} is null
      */

@@ -62,8 +62,14 @@ public final class Locks {
                 LockArguments.name("name", name));
     }
 
-    /** {@code base} confirmed by {@code acks}; {@code base} itself when the client's setting is {@code acks}. */
-    private static LockKind confirmed(LockService service, LockKind base, ReplicaAcks acks) {
+    /**
+     * {@code base} with its writes confirmed by replicas as {@code acks} asks: {@code base} itself when that is the
+     * client's setting. For the kinds of other modules (a read/write lock's modes).
+     *
+     * @throws IllegalArgumentException when {@code acks} is null, or its timeout is not shorter than the client's
+     *     command timeout
+     */
+    public static LockKind confirmed(LockService service, LockKind base, ReplicaAcks acks) {
         LockArguments.notNull("acks", acks);
         if (acks.enabled() && acks.timeout().toMillis() >= service.commandTimeoutMillis()) {
             throw new IllegalArgumentException("acks: " + acks + " (expected: a timeout shorter than the client's"

@@ -1,8 +1,10 @@
 package io.hasp.lock.rw;
 
 import io.hasp.RedisCommands;
+import io.hasp.ReplicaAcks;
 import io.hasp.internal.Futures;
 import io.hasp.internal.lock.LockService;
+import io.hasp.internal.lock.Locks;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReadWriteLock;
 
@@ -38,12 +40,14 @@ public final class HaspReadWriteLock implements ReadWriteLock {
     private final ModeLock readLock;
     private final ModeLock writeLock;
 
-    HaspReadWriteLock(LockService service, RedisCommands redis, String name) {
+    /** Lock {@code name}, each mode's writes confirmed by replicas as {@code acks} asks (the client's setting: as is). */
+    HaspReadWriteLock(LockService service, RedisCommands redis, String name, ReplicaAcks acks) {
         this.service = service;
         this.redis = redis;
         this.name = name;
-        this.readLock = new RwModeLock(service, name, RwLockKind.READ);
-        this.writeLock = new RwModeLock(service, name, RwLockKind.WRITE);
+        this.readLock = new RwModeLock(service, name, RwLockKind.READ, Locks.confirmed(service, RwLockKind.READ, acks));
+        this.writeLock = new RwModeLock(service, name, RwLockKind.WRITE,
+                Locks.confirmed(service, RwLockKind.WRITE, acks));
     }
 
     /** The lock's name: the Redis key of its hash. */

@@ -1,6 +1,7 @@
 package io.hasp.lock.rw;
 
 import io.hasp.HaspClient;
+import io.hasp.ReplicaAcks;
 import io.hasp.internal.ClientInternals;
 import io.hasp.internal.lock.LockArguments;
 import io.hasp.internal.lock.LockService;
@@ -58,7 +59,21 @@ public final class HaspReadWriteLocks {
      * @throws IllegalArgumentException when {@code name} is null or empty
      */
     public HaspReadWriteLock get(String name) {
-        return new HaspReadWriteLock(service, client.commands(), LockArguments.name("name", name));
+        return get(name, service.replicaAcks());
+    }
+
+    /**
+     * The read/write lock named {@code name} ({@link #get(String)}), the grants, re-entries, extensions and unlocks
+     * of both its modes confirmed by replicas as {@code acks} asks, whatever the client's
+     * {@link io.hasp.HaspConfig#replicaAcks()}: {@link ReplicaAcks#NONE} for a lock that needs none on a client that
+     * asks them. Its watchdog renewals are confirmed as the client's are. Use one setting per name: a thread
+     * holding a mode through one setting does not re-enter it through another.
+     *
+     * @throws IllegalArgumentException when {@code name} is null or empty, {@code acks} null, or its timeout not
+     *     shorter than the client's command timeout
+     */
+    public HaspReadWriteLock get(String name, ReplicaAcks acks) {
+        return new HaspReadWriteLock(service, client.commands(), LockArguments.name("name", name), acks);
     }
 
     /** The owner {@code holderId} of this client, for the async methods. */

@@ -1,6 +1,7 @@
 package io.hasp.lock.rw;
 
 import io.hasp.internal.lock.KindLock;
+import io.hasp.internal.lock.LockKind;
 import io.hasp.internal.lock.LockService;
 import java.util.concurrent.CompletableFuture;
 
@@ -9,9 +10,10 @@ final class RwModeLock extends KindLock implements ModeLock {
 
     private final LockMode mode;
 
-    RwModeLock(LockService service, String name, RwLockKind kind) {
+    /** The mode {@code base.mode()} of lock {@code name}, run as {@code kind} ({@code base}, or it confirmed by replicas). */
+    RwModeLock(LockService service, String name, RwLockKind base, LockKind kind) {
         super(service, kind, name);
-        this.mode = kind.mode();
+        this.mode = base.mode();
     }
 
     @Override
