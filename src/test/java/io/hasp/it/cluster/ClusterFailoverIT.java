@@ -353,6 +353,61 @@ class ClusterFailoverIT {
         }
     }
 
+    @Test
+    void aWaiterWhoseSubscriptionsNodeIsKilledListensAgainWhereTheClusterMovedIt() throws Exception {
+        // On 6.2 the node killed carries the waiter's client's classic subscriptions, and the lock lives on another
+        // pair, the one the client is seeded with (ClusterPubSubTest has a node that carries nothing else of its
+        // client). On 7.0+ the sharded channel lives on the lock's master.
+        HaspConfig noPeriodicRefresh = HaspConfig.builder().uri(cluster.uri()).topologyRefresh(Duration.ofHours(1)).build();
+        int listening;
+        try (HaspClient probe = HaspClient.create(noPeriodicRefresh)) {
+            listening = listeningPair(probe, 0);
+        }
+        int lockPair = sharded ? listening : (listening + 1) % cluster.masters().size();
+        RedisServer killed = serving(listening);
+        RedisServer successor = other(listening, killed);
+        awaitLinked(successor);
+        RedisServer seed = serving(lockPair);
+        String name = nameOnPair("failover:subscription", lockPair);
+        HaspClient holder = HaspClient.create(noPeriodicRefresh.toBuilder().watchdogLease(LONG_LEASE).build());
+        HaspClient waiter = HaspClient.create(noPeriodicRefresh.toBuilder()
+                .uri("redis-cluster://" + seed.host() + ":" + seed.port()).build());
+        ExecutorService threads = Executors.newSingleThreadExecutor();
+        try {
+            HaspLock held = holder.getLock(name);
+            held.lock();
+            CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    HaspLock mine = waiter.getLock(name);
+                    boolean got = mine.tryLock(LONG_LEASE.multipliedBy(2), Duration.ofSeconds(10));
+                    if (got) {
+                        mine.unlock();
+                    }
+                    return got;
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, threads);
+            assertTrue(Conditions.await(Duration.ofSeconds(10), () -> subscribers(killed, name) > 0),
+                    "the waiter listens on " + killed);
+            killed.kill();
+            assertTrue(Conditions.await(Duration.ofSeconds(30), () -> role(successor).equals("master")),
+                    successor + " took over from " + killed);
+            assertTrue(Conditions.await(Duration.ofSeconds(30), () -> cluster.nodes().stream()
+                    .anyMatch(node -> node.isRunning() && subscribers(node, name) > 0)),
+                    "the waiter listens again, on a node that is up, with no topology read of its own due for an hour");
+            assertFalse(waiting.isDone(), "still waiting: the holder holds the lock");
+            held.unlock();
+            assertTrue(waiting.get(LONG_LEASE.toSeconds() / 3, TimeUnit.SECONDS),
+                    "woken by the unlock message, long before the holder's lease would have run out");
+        } finally {
+            threads.shutdownNow();
+            holder.close();
+            waiter.close();
+            revive(killed);
+        }
+    }
+
     /** Starts a killed node again: it rejoins its pair as the replica of the node that took over. */
     private static void revive(RedisServer killed) {
         if (killed.isRunning()) {

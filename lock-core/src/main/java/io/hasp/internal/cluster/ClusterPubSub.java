@@ -4,6 +4,8 @@ import io.hasp.RedisClosedException;
 import io.hasp.RedisConnectionException;
 import io.hasp.RedisServerException;
 import io.hasp.internal.Futures;
+import io.hasp.internal.connection.ConnectionListener;
+import io.hasp.internal.connection.RedisConnection;
 import io.hasp.internal.pubsub.ChannelKind;
 import io.hasp.internal.pubsub.DefaultPubSub;
 import io.hasp.internal.pubsub.MessageListener;
@@ -149,16 +151,37 @@ public final class ClusterPubSub implements PubSub {
         return classicNode;
     }
 
-    /** Opens the pub/sub connection of {@code target}; forgotten again if it cannot connect. Holds the monitor. */
+    /**
+     * Opens the pub/sub connection of {@code target}; forgotten again if it cannot connect. When it is lost, or cannot
+     * be opened, the view looks for the node's successor ({@link ClusterView#unreachable}): a node may carry this
+     * client's subscriptions and nothing else of it, and then no command would tell that it died. Holds the monitor.
+     */
     private DefaultPubSub open(NodeAddress target) {
         DefaultPubSub node = open.apply(target, channel -> dropped(target, channel));
         nodes.put(target, node);
+        node.connection().addListener(new ConnectionListener() {
+            @Override
+            public void connected(RedisConnection connection, boolean reconnect) {
+            }
+
+            @Override
+            public void disconnected(RedisConnection connection) {
+                boolean inUse;
+                synchronized (ClusterPubSub.this) {
+                    inUse = !closed && nodes.get(target) == node;   // not one this client closed itself
+                }
+                if (inUse) {
+                    cluster.unreachable(target);
+                }
+            }
+        });
         node.connection().start().whenComplete((ok, failure) -> {
             if (failure != null) {
                 synchronized (this) {
                     nodes.remove(target, node);   // the next subscription there connects anew
                 }
                 node.close();
+                cluster.unreachable(target);
             }
         });
         return node;
