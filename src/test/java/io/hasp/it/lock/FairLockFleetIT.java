@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
+import io.hasp.HaspConfig;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
 import io.hasp.testing.RedisProbe;
@@ -229,6 +230,32 @@ class FairLockFleetIT {
             for (ChildJvm jvm : jvms) {
                 jvm.close();
             }
+        }
+    }
+
+    @Test
+    void aPlaceWhoseGiveBackFindsTheLinkCutIsGivenBackOnceTheLinkIsBack() throws Exception {
+        HaspLock held = hasp.getFairLock(name);
+        LockOwner holder = held.owner(1_000);
+        held.lockAsync(holder).get(10, TimeUnit.SECONDS);
+        try (TcpProxy link = TcpProxy.start(server.port());
+                HaspClient cutOff = HaspClient.create(HaspConfig.builder().uri(link.uri())
+                        .watchdogLease(Duration.ofSeconds(60)).commandTimeout(Duration.ofMillis(500))
+                        .reconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(100), 0).build())) {
+            HaspLock lock = cutOff.getFairLock(name);
+            CompletableFuture<Boolean> waiting = lock.tryLockAsync(Duration.ofSeconds(60), lock.owner(1));
+            awaitLine(1);
+            link.rejectNewConnections(true);
+            link.cutAll();
+            waiting.cancel(false);   // the waiter gives up: its place goes back, but no connection can carry that now
+            // Reconnects refused (every 100 ms, two connections) for well over the give-back's first send's 500 ms.
+            await("reconnects refused for a while", SLACK, () -> link.rejectedCount() >= 30);
+            assertEquals(1, line().size(), "the place stays while the link is cut");
+            link.rejectNewConnections(false);
+            await("the place given back once the link is back, long before its 60 s lease ends", Duration.ofSeconds(15),
+                    () -> line().isEmpty());
+        } finally {
+            held.unlockAsync(holder).get(10, TimeUnit.SECONDS);
         }
     }
 

@@ -1,21 +1,51 @@
 package io.hasp.internal.lock;
 
+import io.hasp.RedisClosedException;
+import io.hasp.internal.Futures;
 import io.hasp.lock.LockOwner;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Undoes, best effort, an acquisition whose outcome stayed unknown when its caller gave up (its reply
- * was lost, or came after a deadline, an interrupt or a cancel): the kind's rollback brings the owner
- * back from the target hold count, harmless when the acquire never ran. When it undid a hold, the next
- * waiter here is told the lock may be free. A rollback that fails leaves the hold to its lease.
+ * Undoes an acquisition whose outcome stayed unknown when its caller gave up (its reply was lost, or came after a
+ * deadline, an interrupt or a cancel), or gives back the place in line a waiter no longer needs: the kind's rollback
+ * brings the owner back from the target hold count, harmless when the acquire never ran, and harmless when sent again
+ * (a second send finds the count, or the place, already gone). When it undid a hold, the next waiter here is told the
+ * lock may be free.
+ *
+ * <p>A send that fails in a way that may be retried (a lost connection, a timeout) is sent again, with the command
+ * backoff, for as long as what it gives back could live: the longer of the acquisition's lease and the watchdog's
+ * (a place in a fair lock's line lasts the latter), and at least the unlock's retry budget. Until it is settled, the
+ * same owner's next acquisition of the lock waits ({@link UnsettledAcquires}); past that budget, what it would have
+ * given back runs out in Redis on its own.
  */
-final class Rollback {
+final class Rollback implements Stranded {
 
     private static final Logger log = LoggerFactory.getLogger(Rollback.class);
 
-    private Rollback() {
+    private final LockContext context;
+    private final LockKind kind;
+    private final String name;
+    private final LockOwner owner;
+    private final int target;
+    private final long leaseMillis;
+    private final HoldKey key;
+    private final long retryUntilNanos;
+    private int failedSends;   // one send at a time
+
+    private Rollback(LockContext context, LockKind kind, String name, LockOwner owner, int target, long leaseMillis) {
+        this.context = context;
+        this.kind = kind;
+        this.name = name;
+        this.owner = owner;
+        this.target = target;
+        this.leaseMillis = leaseMillis;
+        this.key = HoldKey.of(kind, name, owner);
+        long budget = Math.max(context.retryNanos,
+                TimeUnit.MILLISECONDS.toNanos(Math.max(leaseMillis, context.watchdogLeaseMillis)));
+        this.retryUntilNanos = context.nanoTime() + budget;
     }
 
     /**
@@ -37,21 +67,45 @@ final class Rollback {
      * only a place in line to give back).
      */
     static void start(LockContext context, LockKind kind, String name, LockOwner owner, int target, long leaseMillis) {
-        HoldKey key = HoldKey.of(kind, name, owner);
+        new Rollback(context, kind, name, owner, target, leaseMillis).send();
+    }
+
+    private void send() {
+        CompletableFuture<Boolean> reply;
         try {
-            Unconfirmed.standing(kind.rollback(context.topology, name, owner, target, leaseMillis), Boolean.class,
-                    "rollback of " + kind + " lock " + name).whenComplete((undone, e) -> {
-                context.unsettled.settle(key);   // the next acquisition of this hold may go
-                if (e != null) {
-                    log.debug("rollback of an abandoned acquisition of {} lock {} failed (its lease will expire): {}",
-                            kind, name, e.toString());
-                } else if (Boolean.TRUE.equals(undone)) {
-                    context.waiters.handOff(kind.channel(name), context.nanoTime());
-                }
-            });
+            reply = Unconfirmed.standing(kind.rollback(context.topology, name, owner, target, leaseMillis),
+                    Boolean.class, "rollback of " + kind + " lock " + name);
         } catch (RuntimeException e) {
-            context.unsettled.settle(key);
-            log.debug("rollback of {} lock {} not sent: {}", kind, name, e.toString());
+            reply = CompletableFuture.failedFuture(e);
         }
+        reply.whenComplete(this::settled);
+    }
+
+    private void settled(Boolean undone, Throwable error) {
+        if (error != null) {
+            Throwable cause = Futures.unwrap(error);
+            if (context.resendLater(this, this::send, cause, failedSends++, retryUntilNanos)) {
+                return;
+            }
+            context.unsettled.settle(key);   // the next acquisition of this hold may go
+            log.debug("rollback of an abandoned acquisition of {} lock {} failed after {} send(s) (what it gives back"
+                    + " runs out with its lease): {}", kind, name, failedSends, cause.toString());
+            return;
+        }
+        context.unsettled.settle(key);
+        if (Boolean.TRUE.equals(undone)) {
+            context.waiters.handOff(kind.channel(name), context.nanoTime());
+        }
+    }
+
+    /** The client closed while this rollback waited to be sent again: what it gives back runs out with its lease. */
+    @Override
+    public void clientClosed(RedisClosedException closed) {
+        context.unsettled.settle(key);
+    }
+
+    @Override
+    public String toString() {
+        return "rollback of " + kind + " lock " + name + " by " + owner + " to " + target;
     }
 }
