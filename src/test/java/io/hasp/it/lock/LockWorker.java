@@ -16,12 +16,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Lock;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 
 /**
  * The main class of the child JVMs that the lock's safety and fault tests start. Arguments are
  * {@code key=value} pairs: {@code mode} (count | share | hold | wait | virtual | once), {@code uri}, {@code lock},
  * {@code counter}, {@code threads}, {@code increments} (for this process), {@code watchdog} (ms),
- * {@code kind} (reentrant, the default, or fair: {@code getFairLock}).
+ * {@code kind} (reentrant, the default, or fair: {@code getFairLock}), {@code library} (hasp, the default, or
+ * redisson: the share mode takes Redisson's {@code getLock} of the same name, as a service not yet migrated would).
  *
  * <ul>
  *   <li>{@code count}: threads increment the counter with GET then SET under {@code tryLock(60 s)},
@@ -64,7 +69,21 @@ public final class LockWorker {
                     new java.util.concurrent.CountDownLatch(1).await();   // held until the test kills this JVM
                 }
                 case "count" -> count(client, lock, args, false);
-                case "share" -> share(client.commands(), lock, args.get("counter"), Long.parseLong(args.get("total")));
+                case "share" -> {
+                    long total = Long.parseLong(args.get("total"));
+                    if ("redisson".equals(args.get("library"))) {
+                        Config redissonConfig = new Config();
+                        redissonConfig.useSingleServer().setAddress(args.get("uri"));
+                        RedissonClient redisson = Redisson.create(redissonConfig);
+                        try {
+                            share(client.commands(), redisson.getLock(args.get("lock")), args.get("counter"), total);
+                        } finally {
+                            redisson.shutdown();
+                        }
+                    } else {
+                        share(client.commands(), lock, args.get("counter"), total);
+                    }
+                }
                 case "wait" -> {
                     System.out.println("WAITING");
                     System.out.flush();
@@ -130,7 +149,7 @@ public final class LockWorker {
         System.out.flush();
     }
 
-    private static void share(RedisCommands redis, HaspLock lock, String counter, long total)
+    private static void share(RedisCommands redis, Lock lock, String counter, long total)
             throws InterruptedException {
         long mine = 0;
         for (;;) {
@@ -200,7 +219,7 @@ public final class LockWorker {
         }
     }
 
-    private static void unlock(HaspLock lock) throws InterruptedException {
+    private static void unlock(Lock lock) throws InterruptedException {
         for (int attempt = 0; ; attempt++) {
             try {
                 lock.unlock();
