@@ -11,7 +11,10 @@ import java.util.concurrent.CompletableFuture;
  * <p>On one of a client's own threads (an event loop or its timer, where a callback of a hasp future may run) the
  * wait is refused at once with an {@link IllegalStateException}: that thread would wait for the very reply it is
  * meant to read. Elsewhere the wait does not give up on an interrupt (the thread's interrupt status is kept), so a
- * lock call's outcome is never lost to one; every hasp future completes within its command timeout and retry budget.
+ * lock call's outcome is never lost to one. It has no time limit of its own: a command, an unlock or a timed
+ * acquisition ({@code tryLockAsync} with a wait time) completes within its timeouts and retry budget, while an
+ * acquisition without a wait time ({@code lockAsync}) waits as long as the lock is held; cancel such a future to
+ * give up on it.
  */
 public final class Blocking {
 

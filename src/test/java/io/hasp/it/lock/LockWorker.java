@@ -26,7 +26,8 @@ import org.redisson.config.Config;
  * {@code key=value} pairs: {@code mode} (count | share | hold | wait | virtual | once), {@code uri}, {@code lock},
  * {@code counter}, {@code threads}, {@code increments} (for this process), {@code watchdog} (ms),
  * {@code kind} (reentrant, the default, or fair: {@code getFairLock}), {@code library} (hasp, the default, or
- * redisson: the share mode takes Redisson's {@code getLock} of the same name, as a service not yet migrated would).
+ * redisson: the share mode takes Redisson's {@code getLock} of the same name, as a service not yet migrated would),
+ * {@code go} (share mode: prints {@code READY} and starts once the test sets that key).
  *
  * <ul>
  *   <li>{@code count}: threads increment the counter with GET then SET under {@code tryLock(60 s)},
@@ -71,6 +72,7 @@ public final class LockWorker {
                 case "count" -> count(client, lock, args, false);
                 case "share" -> {
                     long total = Long.parseLong(args.get("total"));
+                    awaitGo(client.commands(), args.get("go"));
                     if ("redisson".equals(args.get("library"))) {
                         Config redissonConfig = new Config();
                         redissonConfig.useSingleServer().setAddress(args.get("uri"));
@@ -147,6 +149,25 @@ public final class LockWorker {
         pool.shutdown();
         System.out.println("DONE " + done.get() + " " + earlyFalse.get());
         System.out.flush();
+    }
+
+    /**
+     * With a {@code go} key: prints {@code READY} and waits (up to a minute) until the test sets that key, so that
+     * every process of a fleet starts counting at once, however long its library takes to start.
+     */
+    private static void awaitGo(RedisCommands redis, String go) throws Exception {
+        if (go == null) {
+            return;
+        }
+        System.out.println("READY");
+        System.out.flush();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (redis.get(go).get(10, TimeUnit.SECONDS) == null) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("no go within a minute: " + go);
+            }
+            Thread.sleep(5);
+        }
     }
 
     private static void share(RedisCommands redis, Lock lock, String counter, long total)

@@ -83,21 +83,25 @@ class ScheduledJobsIT {
         HaspLockProvider provider = new HaspLockProvider(one);
         // A callback of a lock that another client holds: it runs on hasp's event loop once that client unlocks.
         HaspLock busy = two.getLock("shedlock-callback-gate");
+        HaspLock gate = one.getLock("shedlock-callback-gate");
         busy.lock();
-        CompletableFuture<Object> inCallback = one.getLock("shedlock-callback-gate").lockAsync(one.getLock("shedlock-callback-gate").owner(1)).handle((v, e) -> {
-            try {
-                return provider.lock(job("from-callback", Duration.ofSeconds(10), Duration.ZERO));
-            } catch (RuntimeException refused) {
-                return refused;
-            }
-        });
-        busy.unlock();
-        Object outcome = inCallback.get(30, TimeUnit.SECONDS);
-        IllegalStateException refused = assertInstanceOf(IllegalStateException.class, outcome);
-        assertTrue(refused.getMessage().startsWith("a ShedLock lock call: blocking call on hasp client thread"),
-                refused.getMessage());
-        assertEquals(0, exists("shedlock:from-callback"), "nothing was taken");
-        one.getLock("shedlock-callback-gate").forceUnlock();
+        try {
+            CompletableFuture<Object> inCallback = gate.lockAsync(gate.owner(424_242)).handle((v, e) -> {
+                try {
+                    return provider.lock(job("from-callback", Duration.ofSeconds(10), Duration.ZERO));
+                } catch (RuntimeException refused) {
+                    return refused;
+                }
+            });
+            busy.unlock();
+            Object outcome = inCallback.get(30, TimeUnit.SECONDS);
+            IllegalStateException refused = assertInstanceOf(IllegalStateException.class, outcome);
+            assertTrue(refused.getMessage().startsWith("a ShedLock lock call: blocking call on hasp client thread"),
+                    refused.getMessage());
+            assertEquals(0, exists("shedlock:from-callback"), "nothing was taken");
+        } finally {
+            gate.forceUnlock();
+        }
     }
 
     @Test

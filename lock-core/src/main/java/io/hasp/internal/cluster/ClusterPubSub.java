@@ -171,7 +171,7 @@ public final class ClusterPubSub implements PubSub {
                     inUse = !closed && nodes.get(target) == node;   // not one this client closed itself
                 }
                 if (inUse) {
-                    cluster.unreachable(target);
+                    cluster.unreachable(target);   // the search ends at once if this connection comes back
                 }
             }
         });
@@ -181,10 +181,17 @@ public final class ClusterPubSub implements PubSub {
                     nodes.remove(target, node);   // the next subscription there connects anew
                 }
                 node.close();
-                cluster.unreachable(target);
+                // Not under this object's monitor, which a connect that failed at once would still hold here.
+                node.connection().eventLoop().execute(() -> cluster.unreachable(target));
             }
         });
         return node;
+    }
+
+    /** Whether this client's subscriptions' connection to {@code node} is up now. */
+    public synchronized boolean connected(NodeAddress node) {
+        DefaultPubSub pubSub = nodes.get(node);
+        return pubSub != null && pubSub.connection().isReady();
     }
 
     /** Subscribes {@code r} on {@code target}, leaving the node it was on. */

@@ -62,6 +62,7 @@ public final class ClusterTopology implements Topology {
                     timer, timeoutMillis, view.channelKind(), dropped);
         }, timer);
         view.onTopologyChange(pubSub::reroute);
+        view.alsoReachable(pubSub::connected);
         this.batches = new ClusterBatches(view, commands);
     }
 

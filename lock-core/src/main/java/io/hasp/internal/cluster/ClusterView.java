@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -220,6 +221,14 @@ public final class ClusterView {
     /** Whether {@link #close()} was called. */
     boolean isClosed() {
         return closed;
+    }
+
+    /**
+     * Counts a node as reachable, in the search for a lost node's successor, also while {@code connected} says so:
+     * for connections other than the commands' (the subscriptions').
+     */
+    public void alsoReachable(Predicate<NodeAddress> connected) {
+        follower.alsoReachable(connected);
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,7 @@ final class LostNodeFollower {
     private final ConcurrentMap<NodeAddress, Long> quiet = new ConcurrentHashMap<>();
     private volatile long limitNanos = TimeUnit.SECONDS.toNanos(30);
     private volatile boolean closed;
+    private volatile Predicate<NodeAddress> alsoReachable = node -> false;
 
     /** Runs a task after a pause; throws when the client's timer has stopped. */
     interface Scheduler {
@@ -65,6 +67,19 @@ final class LostNodeFollower {
         this.refresh = refresh;
         this.scheduler = scheduler;
         this.clock = clock;
+    }
+
+    /**
+     * Also counts {@code node} as reachable while {@code connected} says so (its pub/sub connection is up, say): a
+     * node that carries only a client's subscriptions has no command connection to tell that it answers.
+     */
+    void alsoReachable(Predicate<NodeAddress> connected) {
+        this.alsoReachable = connected;
+    }
+
+    /** Whether a connection of this client to {@code node} is up now. */
+    private boolean reachable(NodeAddress node) {
+        return nodes.isConnected(node) || alsoReachable.test(node);
     }
 
     /** How long one search goes on: the client's periodic refresh period, which takes over after it. */
@@ -148,7 +163,7 @@ final class LostNodeFollower {
                 if (unserved == 0) {
                     end(this, MAX_PAUSE.toNanos());
                     // A loss reported between the check and the removal found this search still running.
-                    if (!nodes.isConnected(node) && unserved(map.get()) > 0) {
+                    if (!reachable(node) && unserved(map.get()) > 0) {
                         start(node);
                     }
                     return;
@@ -170,7 +185,7 @@ final class LostNodeFollower {
 
         /** How many of the watched slots have no master in {@code topology}, or the lost node while it is down. */
         private int unserved(SlotMap topology) {
-            boolean nodeDown = !nodes.isConnected(node);
+            boolean nodeDown = !reachable(node);
             int unserved = 0;
             for (int slot : slots) {
                 NodeAddress master = topology.masterOf(slot);

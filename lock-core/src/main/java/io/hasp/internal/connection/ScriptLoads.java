@@ -15,7 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * is sent again behind that same load instead of sending the script's whole text once more. Replies come in the
  * order the commands went, so a call whose NOSCRIPT arrives before the load is answered was run before the load,
  * and, sent again now on the same connection, runs after it. Once the load is answered, a later NOSCRIPT (the
- * cache flushed again) loads anew. Used on the connection's event loop.
+ * cache flushed again) loads anew. Loads are asked for on the connection's event loop; an entry goes when its load
+ * completes, which a timeout or the connection's close may do on another thread, hence the concurrent map.
  */
 final class ScriptLoads {
 

@@ -23,12 +23,16 @@ final class ConfirmedKind implements LockKind {
 
     private final LockKind base;
     private final ReplicaAcks acks;
+    /** The base's order, confirmed alike: this kind, or the confirmed kind of the mode it is ordered with. */
+    private final LockKind orderedWith;
     /** The last topology seen and its confirming view (a client has one topology). */
     private volatile Confirming view;
 
     ConfirmedKind(LockKind base, ReplicaAcks acks) {
         this.base = base;
         this.acks = acks;
+        LockKind with = base.orderedWith();
+        this.orderedWith = with.equals(base) ? this : new ConfirmedKind(with, acks);
     }
 
     /** {@code topology} with this kind's confirmations. */
@@ -83,8 +87,7 @@ final class ConfirmedKind implements LockKind {
     /** The base's order, confirmed alike: a read/write lock's two confirmed modes wait for each other's unlocks. */
     @Override
     public LockKind orderedWith() {
-        LockKind with = base.orderedWith();
-        return with.equals(base) ? this : new ConfirmedKind(with, acks);
+        return orderedWith;
     }
 
     @Override

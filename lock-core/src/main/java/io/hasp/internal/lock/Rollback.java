@@ -4,7 +4,6 @@ import io.hasp.RedisClosedException;
 import io.hasp.internal.Futures;
 import io.hasp.lock.LockOwner;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,10 +15,10 @@ import org.slf4j.LoggerFactory;
  * lock may be free.
  *
  * <p>A send that fails in a way that may be retried (a lost connection, a timeout) is sent again, with the command
- * backoff, for as long as what it gives back could live: the longer of the acquisition's lease and the watchdog's
- * (a place in a fair lock's line lasts the latter), and at least the unlock's retry budget. Until it is settled, the
- * same owner's next acquisition of the lock waits ({@link UnsettledAcquires}); past that budget, what it would have
- * given back runs out in Redis on its own.
+ * backoff, for twice the unlock's retry budget (four command timeouts). Until it is settled, the same owner's next
+ * acquisition and unlock of the hold wait for it ({@link UnsettledAcquires}), so the budget stays short; past it,
+ * what it would have given back runs out in Redis on its own (a place in a fair lock's line with its place lease, a
+ * grant with its lease). It is not sent again after it settled: a late send could undo the owner's next hold.
  */
 final class Rollback implements Stranded {
 
@@ -43,9 +42,7 @@ final class Rollback implements Stranded {
         this.target = target;
         this.leaseMillis = leaseMillis;
         this.key = HoldKey.of(kind, name, owner);
-        long budget = Math.max(context.retryNanos,
-                TimeUnit.MILLISECONDS.toNanos(Math.max(leaseMillis, context.watchdogLeaseMillis)));
-        this.retryUntilNanos = context.nanoTime() + budget;
+        this.retryUntilNanos = context.nanoTime() + 2 * context.retryNanos;
     }
 
     /**

@@ -103,6 +103,7 @@ class ClusterPubSubTest {
                 push -> new RedisConnection("pubsub", nodes.connector(node), loop, rig.timer, push),
                 rig.timer, 5_000, ChannelKind.CLASSIC, dropped), rig.timer);
         view.onTopologyChange(pubSub::reroute);
+        view.alsoReachable(pubSub::connected);
 
         AtomicInteger resubscribed = new AtomicInteger();
         pubSub.subscribe("unlocks", new MessageListener() {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -76,6 +77,20 @@ class LostNodeFollowerTest {
         assertEquals(3, readCount.get());
         assertFalse(follower.searching(B), "the replica serves B's slots: the search ends");
         assertTrue(pauses.isEmpty(), "and schedules nothing more");
+    }
+
+    @Test
+    void aNodeWhoseOtherConnectionIsBackEndsTheSearch() {
+        // B carries only subscriptions of this client: no command connection says whether it answers.
+        AtomicBoolean subscriptionsUp = new AtomicBoolean(false);
+        follower.alsoReachable(node -> node.equals(B) && subscriptionsUp.get());
+        reads.add(twoMasters(B));
+        follower.lost(B);
+        assertTrue(follower.searching(B), "B still named, and nothing of this client reaches it");
+        subscriptionsUp.set(true);   // a blip: the subscriptions' connection came back
+        runPause();
+        assertFalse(follower.searching(B), "B answers again: nothing to look for");
+        assertTrue(pauses.isEmpty());
     }
 
     @Test

@@ -132,10 +132,11 @@ class HaspLockRegistryIT {
         HaspLockRegistry registry = new HaspLockRegistry(client, registryKey);
         Lock lock = registry.obtain("foo");
         // A callback of a lock that another client holds: it runs on hasp's event loop once that client unlocks.
+        HaspLock gate = client.getLock(lockName("gate"));
         try (HaspClient other = HaspClient.create(server.uri())) {
             HaspLock busy = other.getLock(lockName("gate"));
             busy.lock();
-            CompletableFuture<Object> inCallback = client.getLock(lockName("gate")).lockAsync(client.getLock(lockName("gate")).owner(1)).handle((v, e) -> {
+            CompletableFuture<Object> inCallback = gate.lockAsync(gate.owner(424_242)).handle((v, e) -> {
                 try {
                     return lock.tryLock(1, TimeUnit.SECONDS);
                 } catch (RuntimeException | InterruptedException refused) {
@@ -147,9 +148,10 @@ class HaspLockRegistryIT {
                     inCallback.get(30, TimeUnit.SECONDS));
             assertTrue(refused.getMessage().startsWith("a LockRegistry lock call: blocking call on hasp client thread"),
                     refused.getMessage());
+        } finally {
+            gate.forceUnlock();
         }
         assertEquals(0L, redis("EXISTS", lockName("foo")), "nothing was taken");
-        client.getLock(lockName("gate")).forceUnlock();
     }
 
     @Test
