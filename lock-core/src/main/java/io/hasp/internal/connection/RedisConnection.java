@@ -53,7 +53,6 @@ public final class RedisConnection {
     private final Runnable drainTask = this::drain;
     private final List<ConnectionListener> listeners = new CopyOnWriteArrayList<>();
     private final SweepSchedule sweeps;
-    private final ScriptLoads scriptLoads = new ScriptLoads(this);
 
     // Event loop only.
     private final ParkedCommands parked = new ParkedCommands();
@@ -96,11 +95,6 @@ public final class RedisConnection {
         return connector;
     }
 
-    /** The script loads this connection sent and has no answer to yet. */
-    ScriptLoads scriptLoads() {
-        return scriptLoads;
-    }
-
     /** @return the event loop of this connection */
     public EventLoop eventLoop() {
         return loop;
@@ -138,7 +132,11 @@ public final class RedisConnection {
         return remoteAddress;
     }
 
-    /** Adds a lifecycle listener, called on the event loop. */
+    /**
+     * Adds a lifecycle listener.
+     *
+     * @param listener called on the event loop
+     */
     public void addListener(ConnectionListener listener) {
         listeners.add(listener);
     }
