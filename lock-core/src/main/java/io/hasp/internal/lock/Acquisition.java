@@ -4,7 +4,6 @@ import io.hasp.RedisClosedException;
 import io.hasp.RedisException;
 import io.hasp.ReplicaAcksException;
 import io.hasp.internal.Futures;
-import io.hasp.internal.ParkingFuture;
 import io.hasp.lock.LockOwner;
 import io.netty.util.Timeout;
 import java.util.concurrent.CompletableFuture;
@@ -14,28 +13,12 @@ import java.util.concurrent.TimeUnit;
  * One attempt to acquire a lock of one {@link LockKind} for one owner, with its deadline, its place among the lock's
  * waiters and its result. It runs entirely on callbacks (replies, unlock messages, the timer): waiting costs no thread.
  *
- * <p>The algorithm, as the {@link AcquisitionStep}s it moves through: {@code SENDING} the acquire script; on "held by
- * another (ttl)", {@code JOINING} the lock's wait channel and, once subscribed, sending again (so no unlock between
- * the failed try and the subscription goes unnoticed); then {@code PARKED} until an unlock message, a local hand-off
- * or min(ttl, time left) passes, and sending again. Where the kind {@linkplain LockKind#turnChannel takes turns}, the
- * waiting processes stand in the lock's line and this client's channel is its own turn channel; the lock's shared
- * channel is joined too only when an answer names a holder that takes no turns. When this client already has a
- * confirmed subscription for the lock, the acquisition joins it before its first try and parks right after a failed
- * one. A parked acquisition may also be handed the lock by an unlock of this client ({@link HandOver},
- * {@link #handOverEnded}), which needs no acquire script; right after this client freed the lock while clients that
- * take no turns listen, a new acquisition first parks for a short window so that they get their go
- * ({@link WaitChannel}). A kind that {@linkplain LockKind#queuesWaiters queues its waiters} gives each its own
- * channel, and a waiter that ends without the lock gives its place in line back with the kind's rollback, as an
- * acquire with an unknown outcome is undone. Connection errors, timeouts and grants too few replicas confirmed are
- * {@code BACKING_OFF} and retried within the deadline, re-sending the same target hold count so that a retried acquire
- * whose first reply was lost does not count the hold twice. A failure that the kind reports as its answer (an
- * exception that is not a Redis one) ends the attempt at once.
- *
- * <p>The result future completes with {@code true} (acquired), {@code false} (deadline passed; a
- * {@link ReplicaAcksException} when the last grant was not confirmed) or an exception, on an event-loop or timer
- * thread. Completing it ends the acquisition from whatever step it is in. When the caller completes or cancels it
- * first (deadline, interrupt, cancel) while an acquire lands, the acquired hold is given back, and an acquire with an
- * unknown outcome is rolled back.
+ * <p>The algorithm is told step by step in {@link AcquisitionStep}. The result future completes with {@code true}
+ * (acquired), {@code false} (deadline passed; a {@link ReplicaAcksException} when the last grant was not confirmed) or
+ * an exception, on an event-loop or timer thread. Completing it ends the acquisition from whatever step it is in. When
+ * the caller completes or cancels it first (deadline, interrupt, cancel) while an acquire lands, the acquired hold is
+ * given back, and an acquire with an unknown outcome is rolled back; until then, the owner's next acquisition of the
+ * hold waits ({@link UnsettledAcquires}).
  */
 final class Acquisition extends Successor implements Stranded {
 
@@ -54,7 +37,7 @@ final class Acquisition extends Successor implements Stranded {
     /** The blocking call this acquisition serves (its thread parks on the result), or null. */
     private final CallerWaits.Call caller;
     private final long callerNumber;
-    private final Result result = new Result();
+    private final AcquisitionResult result = new AcquisitionResult(this);
     /** The lock-shaped view of {@link #result}, when started by {@link #startLocking}; else null. */
     private volatile LockedFuture locked;
 
@@ -64,12 +47,14 @@ final class Acquisition extends Successor implements Stranded {
     private Timeout deadlineTimer;      // guarded by this
     private int unknownTarget;          // guarded by this; an unknown outcome's target, PLACED, or 0: nothing to undo
     private int failedSends;            // guarded by this; since the last answer, for the retry backoff
-    private volatile ReplicaAcksException unconfirmed;  // written under this: the last send's, until an answer
+    volatile ReplicaAcksException unconfirmed;  // written under this; the last send's, until an answer
+    private boolean ended;              // guarded by this; the result is completing or complete (see end)
+    private boolean answerPending;      // guarded by this; from a send until its reply has been acted on
+    private boolean wakeCancelled;      // guarded by this; the end took the last park's wake back
+    private boolean handOverReported;   // guarded by this; a release that claimed it reported how that ended
+    private boolean handOverUnsettled;  // guarded by this; it ended while a claimed hand-over had not reported
 
-    /**
-     * @param leaseMillis the lease, or -1 for the watchdog
-     * @param waitNanos how long to keep trying, or -1 for no deadline
-     */
+    /** {@code leaseMillis}: the lease, or -1 for the watchdog; {@code waitNanos}: how long to try, -1: no deadline. */
     Acquisition(LockContext context, LockKind kind, String name, LockOwner owner, long leaseMillis, long waitNanos) {
         super(kind, name, owner, leaseMillis < 0 ? context.watchdogLeaseMillis : leaseMillis);
         this.context = context;
@@ -84,9 +69,8 @@ final class Acquisition extends Successor implements Stranded {
     }
 
     /**
-     * Starts the attempt (with no deadline) and returns a future that completes with null once the
-     * lock is held, or fails as the result would; cancelling it cancels the attempt. It follows
-     * the result without a dependent stage.
+     * Starts the attempt (with no deadline) and returns a future that completes with null once the lock is held, or
+     * fails as the result would; cancelling it cancels the attempt. It follows the result without a dependent stage.
      */
     CompletableFuture<Void> startLocking() {
         LockedFuture view = new LockedFuture(result);
@@ -115,8 +99,7 @@ final class Acquisition extends Successor implements Stranded {
         if (context.unlocksInFlight.deferred(holdKey.ordering(owner), this)) {
             return;
         }
-        // When this client already waits on the lock, join its waiters before the first attempt
-        // (no network call): a failed attempt can then park at once, with no second attempt.
+        // Already waiting here: join its waiters (no network call), so that a failed first attempt parks at once.
         WaitChannel ready = bounded && remainingNanos() <= 0 ? null : context.waiters.joinIfReady(channelName);
         if (ready != null) {
             if (!adopt(ready)) {
@@ -143,10 +126,11 @@ final class Acquisition extends Successor implements Stranded {
     /** Step: {@code SENDING}. Sends the acquire script, unless the result completed. */
     private void attempt() {
         synchronized (this) {
-            if (result.isDone()) {
+            if (ended) {
                 return;
             }
             step = AcquisitionStep.SENDING;
+            answerPending = true;
         }
         int target = context.holds.count(holdKey) + 1;
         long sentNanos = context.nanoTime();
@@ -185,12 +169,17 @@ final class Acquisition extends Successor implements Stranded {
             onError(target, Futures.unwrap(error));
             return;
         }
+        if (outcome.acquired()) {
+            onAcquired(target, sentNanos, outcome.token());
+            answered();   // after onAcquired: the owner's next acquisition waits for a give-back it started
+            context.unsettled.settle(holdKey);
+            return;
+        }
+        answered();
         if (!placed) {
             context.unsettled.settle(holdKey);
         }
-        if (outcome.acquired()) {
-            onAcquired(target, sentNanos, outcome.token());
-        } else if (outcome.lost()) {   // a re-entry of a hold that ended unnoticed: it ends here, the re-entry fails
+        if (outcome.lost()) {   // a re-entry of a hold that ended unnoticed: it ends here, the re-entry fails
             result.completeExceptionally(context.holds.lostOnReentry(holdKey, context.nanoTime()));
         } else {
             onHeld(outcome.remainingMillis(), !outcome.inLine());
@@ -207,21 +196,19 @@ final class Acquisition extends Successor implements Stranded {
             hold.token(token);
         }
         context.renewer.start();  // renews watchdog holds, and sweeps expired ones of the others
-        if (!result.complete(true)) {
+        if (!result.grant()) {
             // The caller gave up (deadline, cancel, interrupt) as this acquire landed: give it back.
             Unlock.start(context, kind, name, owner);
         }
     }
 
     /**
-     * Step: {@code BACKING_OFF} when the error is retryable and time is left; else the result ends.
-     *
-     * @param target the hold count the failed acquire asked for (it may have taken effect), or 0
-     *     when nothing was sent (a subscription failed)
+     * Step: {@code BACKING_OFF} when the error is retryable and time is left; else the result ends. {@code target}:
+     * the hold count the failed acquire asked for (it may have taken effect), or 0: nothing was sent (no subscription).
      */
     private void onError(int target, Throwable cause) {
         if (!(cause instanceof RedisException)) {
-            // The kind's own answer (or a call that was never sent): the outcome is known.
+            answered();   // the kind's own answer (or a call that was never sent): the outcome is known
             result.completeExceptionally(cause);
             return;
         }
@@ -233,6 +220,7 @@ final class Acquisition extends Successor implements Stranded {
             unknownTarget = target > 0 ? target : unknownTarget;
             unconfirmed = cause instanceof ReplicaAcksException shortfall ? shortfall : null;
             failures = failedSends++;
+            answerPending = false;   // an unknown outcome is marked above
             if (!result.isDone()) {
                 step = AcquisitionStep.BACKING_OFF;
             }
@@ -322,11 +310,12 @@ final class Acquisition extends Successor implements Stranded {
         }
         Wake w = new Wake(this::attempt, this);
         synchronized (this) {
-            if (result.isDone()) {
+            if (ended) {
                 return;
             }
             step = AcquisitionStep.PARKED;
             wake = w;
+            handOverReported = false;   // a release of this client may claim this wake for a hand-over
         }
         CallerWaits.waitsForHolder(caller, callerNumber);
         if (stranded()) {
@@ -340,17 +329,14 @@ final class Acquisition extends Successor implements Stranded {
     }
 
     /**
-     * A release of this client that claimed this parked acquisition ended: it holds the lock when
-     * {@code handedOver}; else it sends again, first marking a possible hand-over for rollback when
-     * the release's outcome is unknown ({@code error}).
+     * A release of this client that claimed this parked acquisition ended: it holds the lock when {@code handedOver};
+     * else it sends again, first marking a possible hand-over for rollback when the release's outcome is unknown.
      */
     @Override
     void handOverEnded(boolean handedOver, Throwable error, long sentNanos) {
         if (handedOver) {
             onAcquired(1, sentNanos, 0);  // kinds that issue tokens never hand over
-            return;
-        }
-        if (error != null) {
+        } else if (error != null) {
             // The hand-over may have taken place: an acquire with target 1 is harmless if it did.
             context.unsettled.mark(holdKey);
             synchronized (this) {
@@ -358,7 +344,12 @@ final class Acquisition extends Successor implements Stranded {
             }
             rollbackIfUnknown();   // if the result is done; else the next attempt's answer settles it
         }
-        attempt();
+        if (reported() && error == null) {   // ended before this report marked it; else the rollback settles it
+            context.unsettled.settle(holdKey);
+        }
+        if (!handedOver) {
+            attempt();
+        }
     }
 
     /** Registers it as waiting for the timer or a message ({@link Stranded}); true: the timer stopped, it ended. */
@@ -381,22 +372,22 @@ final class Acquisition extends Successor implements Stranded {
         return "acquisition of " + kind + " lock " + name + " for " + owner;
     }
 
-    /** Runs when the result completed, from any step: releases the channel and timers (a second run finds none). */
-    private void finished() {
+    /** Runs once the result completed: releases the channel and timers, gives back a lock lockAsync's caller ended. */
+    void finished() {
         WaitChannel ch;
         Wake w;
         Timeout timer;
         synchronized (this) {
             ch = channel;
             channel = null;
-            w = wake;
+            w = wakeCancelled ? wake : null;
             wake = null;
             timer = deadlineTimer;
         }
         if (timer != null) {
             timer.cancel();
         }
-        if (w != null && w.cancel() && ch != null) {
+        if (w != null && ch != null) {
             ch.unpark(w);
         }
         if (ch != null) {
@@ -404,6 +395,10 @@ final class Acquisition extends Successor implements Stranded {
         }
         context.resumed(this);
         rollbackIfUnknown();
+        LockedFuture view = locked;
+        if (view != null && !view.follow(result)) {
+            Unlock.start(context, kind, name, owner);
+        }
     }
 
     /**
@@ -422,26 +417,32 @@ final class Acquisition extends Successor implements Stranded {
         Rollback.unlessAcquired(result, context, kind, name, owner, target, leaseMillis);
     }
 
+    /** The claimed hand-over has reported; whether the result ended before, waiting for that report. */
+    private synchronized boolean reported() {
+        handOverReported = true;
+        return handOverUnsettled;
+    }
+
+    private synchronized void answered() {   // before the settle that follows it: a later end marks nothing
+        answerPending = false;
+    }
+
     /**
-     * The acquisition's result: runs {@link #finished} right after it completes, however it completes (cheaper than a
-     * dependent stage). "Not acquired" after a last grant too few replicas confirmed says so instead.
+     * Lets the one call that completes the result go on, before anyone sees it (false: it is ending). Unless that is
+     * the {@code answer}: while one is on its way (a reply, or the report of a claimed hand-over), the owner's next
+     * acquisition of the hold waits for it; sent at once, it would find the owner at its target count (the late
+     * grant), take that hold for its own, and lose it to the give-back.
      */
-    private final class Result extends ParkingFuture<Boolean> {
-
-        @Override
-        public boolean complete(Boolean acquired) {
-            ReplicaAcksException last = Boolean.FALSE.equals(acquired) ? unconfirmed : null;
-            return last != null ? completeExceptionally(last) : super.complete(acquired);
+    synchronized boolean end(boolean answer) {
+        if (ended) {
+            return false;
         }
-
-        @Override
-        protected void onDone() {
-            finished();
-            LockedFuture view = locked;
-            if (view != null && !view.follow(this)) {
-                // The caller ended lockAsync's future as this acquisition got the lock: give it back.
-                Unlock.start(context, kind, name, owner);
-            }
+        ended = true;
+        wakeCancelled = wake != null && wake.cancel();
+        handOverUnsettled = !answer && wake != null && !wakeCancelled && wake.claimedForHandOver() && !handOverReported;
+        if (!answer && (answerPending || handOverUnsettled)) {
+            context.unsettled.mark(holdKey);
         }
+        return true;
     }
 }

@@ -196,7 +196,7 @@ final class WaitChannel implements MessageListener {
             if (a == null || !a.kind().equals(kind) || !a.name().equals(name) || a.owner().equals(releaser)) {
                 continue;
             }
-            if (wake.claim()) {
+            if (wake.claimForHandOver()) {
                 it.remove();
                 return wake;
             }

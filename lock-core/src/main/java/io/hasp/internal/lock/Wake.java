@@ -2,7 +2,7 @@ package io.hasp.internal.lock;
 
 import io.netty.util.Timeout;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One parked wait of an acquisition: woken exactly once, by an unlock message, a local hand-off
@@ -12,7 +12,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class Wake {
 
-    private final AtomicBoolean claimed = new AtomicBoolean();
+    private static final int FREE = 0;
+    private static final int CLAIMED = 1;
+    private static final int HANDED_OVER = 2;
+
+    private final AtomicInteger state = new AtomicInteger(FREE);
     private final Runnable action;
     /** The waiter that parked, which a release of this client may hand the lock to; or null. */
     final Successor successor;
@@ -29,7 +33,17 @@ final class Wake {
 
     /** Takes the right to run; true for exactly one caller. */
     boolean claim() {
-        return claimed.compareAndSet(false, true);
+        return state.compareAndSet(FREE, CLAIMED);
+    }
+
+    /** Takes it for a release of this client that hands the lock to its {@link #successor}; true for one caller. */
+    boolean claimForHandOver() {
+        return state.compareAndSet(FREE, HANDED_OVER);
+    }
+
+    /** Whether a release of this client claimed it to hand the lock over (it then reports to the successor). */
+    boolean claimedForHandOver() {
+        return state.get() == HANDED_OVER;
     }
 
     /** Claims it without running it (the wait was abandoned); true when it was still unclaimed. */
@@ -46,7 +60,7 @@ final class Wake {
 
     /** Whether someone already claimed it. */
     boolean claimed() {
-        return claimed.get();
+        return state.get() != FREE;
     }
 
     /** Arms its timeout on {@code context}'s timer: if that claims it first, it leaves {@code channel} and runs. */
@@ -61,7 +75,7 @@ final class Wake {
 
     void timeout(Timeout timeout) {
         this.timeout = timeout;
-        if (claimed.get()) {
+        if (state.get() != FREE) {
             timeout.cancel();
         }
     }

@@ -134,6 +134,28 @@ class HandOverTest extends ProxiedLockTest {
         }
     }
 
+    @Test
+    void aWaiterThatGivesUpAsTheLockIsHandedToItHoldsBackItsOwnersNextAcquisition() throws Exception {
+        get(lock.lockAsync(a));
+        CompletableFuture<Boolean> waiting = lock.tryLockAsync(60, -1, TimeUnit.SECONDS, b);
+        awaitParked(service, 1);
+        proxy.delay(Duration.ofSeconds(1));
+        CompletableFuture<Void> unlocked = lock.unlockAsync(a);
+        await("handed over in Redis", SLACK, () -> Long.valueOf(1).equals(view.count(NAME, "me:2")));
+        // b gives up while the report of the hand-over is on its way, and tries again at once: sent now, its acquire
+        // would find b at its target count, and the hand-over's give-back would take that hold away.
+        assertTrue(waiting.cancel(false));
+        CompletableFuture<Boolean> again = lock.tryLockAsync(60, -1, TimeUnit.SECONDS, b);
+        get(unlocked);
+        assertTrue(get(again));
+        await("every reply arrived", SLACK, () -> client.commandsInFlight() == 0);
+        assertEquals(1L, view.count(NAME, "me:2"), "b's new hold is in Redis, once");
+        assertTrue(get(lock.isHeldByAsync(b)));
+        assertEquals(1, service.heldLocks());
+        get(lock.unlockAsync(b));
+        assertFalse(view.exists(NAME));
+    }
+
     private List<ScriptCall> acquiresBy(LockOwner owner) {
         return view.scriptCalls(AcquireScript.SCRIPT, NAME).stream()
                 .filter(call -> call.argv().contains(owner.field())).toList();
