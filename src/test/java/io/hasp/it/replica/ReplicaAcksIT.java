@@ -240,6 +240,44 @@ class ReplicaAcksIT {
         }
     }
 
+    private static final io.hasp.Script MARKED_SET = io.hasp.Script.of("marked_set",
+            "redis.call('set', KEYS[1], ARGV[1]) return ARGV[1]");
+
+    @Test
+    void aWaitSentOnANewLinkAfterAReconnectConfirmsNothingOfTheOldOne() throws Exception {
+        // One pooled connection through a proxy of its own, which the test cuts right behind a reply.
+        try (TcpProxy clientLink = TcpProxy.start(master.host(), master.port());
+                HaspClient client = HaspClient.create(HaspConfig.builder().uri(clientLink.uri()).poolSize(1)
+                        .commandTimeout(Duration.ofSeconds(20)).replicaAcks(ReplicaAcks.of(1, Duration.ofSeconds(2)))
+                        .build())) {
+            client.commands().evalsha(MARKED_SET, io.hasp.Replies.STRING, java.util.List.of("warm"), "warm")
+                    .get(30, TimeUnit.SECONDS);
+            link.blackhole(true);   // the replica copies nothing from here on, yet the master still counts it
+            assertTrue(Conditions.await(DEADLINE, () -> {
+                try (RedisProbe probe = master.probe()) {
+                    probe.call("SET", "stalled", "1");
+                    return (Long) probe.call("WAIT", "1", "100") == 0;
+                }
+            }), "the replica confirms nothing any more");
+            // y's WAIT holds the connection for its 2 s; x runs right after it, and the next WAIT is to cover x. The
+            // link is cut right behind x's reply: that WAIT goes on the new link, which wrote nothing, and is answered
+            // at once with every replica the master still counts.
+            clientLink.cutAfterReplyContaining("reply-of-x");
+            CompletableFuture<String> y = client.commands().evalsha(MARKED_SET, io.hasp.Replies.STRING,
+                    java.util.List.of("y"), "reply-of-y");
+            CompletableFuture<String> x = client.commands().evalsha(MARKED_SET, io.hasp.Replies.STRING,
+                    java.util.List.of("x"), "reply-of-x");
+            Throwable yFailed = assertThrows(java.util.concurrent.ExecutionException.class, () -> y.get(30, TimeUnit.SECONDS))
+                    .getCause();
+            assertTrue(yFailed instanceof ReplicaAcksException, "no replica confirmed y: " + yFailed);
+            java.util.concurrent.ExecutionException failed = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> x.get(30, TimeUnit.SECONDS), "x must not be confirmed by a WAIT on another link");
+            assertTrue(failed.getCause() instanceof io.hasp.RedisConnectionException, String.valueOf(failed.getCause()));
+            assertEquals("reply-of-x", call(master, "GET", "x"), "x ran on the master");
+            assertEquals(0L, call(replica, "EXISTS", "x"), "and the replica never got it");
+        }
+    }
+
     private static final io.hasp.Script SET = io.hasp.Script.of("counter_set", "return redis.call('set', KEYS[1], ARGV[1])");
 
     /**

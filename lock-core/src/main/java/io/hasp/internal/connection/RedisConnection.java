@@ -100,7 +100,7 @@ public final class RedisConnection {
         return loop;
     }
 
-    /** Event loop only, for tests that probe the pipeline: the current channel, {@code null} while down. */
+    /** Event loop only: the current channel, {@code null} while down (tells links apart; tests probe its pipeline). */
     Channel channel() {
         return channel;
     }

@@ -1,9 +1,11 @@
 package io.hasp.internal.connection;
 
+import io.hasp.RedisConnectionException;
 import io.hasp.ReplicaAcks;
 import io.hasp.ReplicaAcksException;
 import io.hasp.Replies;
 import io.hasp.resp.CommandName;
+import io.netty.channel.Channel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,7 +21,10 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>A {@code WAIT} counts for a command only when the command's reply came before the {@code WAIT}'s
  * (replies come in order): a command that the server ran later (one sent again after {@code NOSCRIPT})
- * waits for the next {@code WAIT}. Futures complete outside the gate's monitor. Thread-safe.
+ * waits for the next {@code WAIT}. And only when both went on the same link: after a reconnect, a {@code WAIT} on the
+ * new link answers for none of the old link's writes, so a command answered on the old one fails with its outcome
+ * unknown ({@link RedisConnectionException}), as if its reply had been lost. Futures complete outside the gate's
+ * monitor. Thread-safe.
  */
 public final class ReplicaAckGate {
 
@@ -69,9 +74,13 @@ public final class ReplicaAckGate {
             this.wait = wait;
         }
 
-        /** Outside the monitor: a {@code WAIT} that failed at once answers here. */
+        /**
+         * Outside the monitor: a {@code WAIT} that failed at once answers here. An answer comes on the event loop,
+         * while the link it came on is still the connection's channel.
+         */
         void listen() {
-            wait.whenComplete((count, error) -> answered(covered, count, error));
+            wait.whenComplete((count, error) -> answered(covered, error == null ? connection.channel() : null, count,
+                    error));
         }
     }
 
@@ -98,10 +107,10 @@ public final class ReplicaAckGate {
         return new Round(covered, wait);
     }
 
-    private void answered(List<Confirmed<?>> covered, Long count, Throwable error) {
+    private void answered(List<Confirmed<?>> covered, Channel link, Long count, Throwable error) {
         List<Confirmed<?>> ranLater = null;
         for (Confirmed<?> command : covered) {
-            if (!command.settle(count, error)) {
+            if (!command.settle(link, count, error)) {
                 if (ranLater == null) {
                     ranLater = new ArrayList<>();
                 }
@@ -128,18 +137,24 @@ public final class ReplicaAckGate {
 
         private final Command<T> command;
         final ReplicaAcks acks;
+        /** The link the command's reply came on (the event loop's channel then); null until then, or when it failed. */
+        private volatile Channel answeredOn;
 
         Confirmed(Command<T> command, ReplicaAcks acks) {
             this.command = command;
             this.acks = acks;
+            // Registered before the command is dispatched (the gate's own command: its one action slot is free).
+            command.whenDone((value, error) -> answeredOn = error == null ? connection.channel() : null);
         }
 
         /**
-         * Completes with the {@code WAIT}'s answer, when the command's reply came first.
+         * Completes with the {@code WAIT}'s answer, when the command's reply came first. A {@code WAIT} answered on
+         * another {@code link} (the connection reconnected in between) confirms nothing of this command, which then
+         * fails as its link did, with its outcome unknown.
          *
          * @return false when the command has not answered yet: it ran after this {@code WAIT}
          */
-        boolean settle(Long count, Throwable waitError) {
+        boolean settle(Channel link, Long count, Throwable waitError) {
             if (!command.isDone()) {
                 if (waitError != null) {
                     completeExceptionally(waitError);
@@ -153,6 +168,10 @@ public final class ReplicaAckGate {
                 T value = command.join();
                 if (waitError != null) {
                     completeExceptionally(waitError);
+                } else if (answeredOn != link) {
+                    completeExceptionally(new RedisConnectionException(command.name() + " on " + connection + ": the"
+                            + " link it ran on was lost before its WAIT, which went on a new one and confirms nothing of"
+                            + " it: whether replicas have it is unknown", null));
                 } else if (count < acks.replicas()) {
                     completeExceptionally(new ReplicaAcksException(command.name() + " on " + connection + ": " + count
                             + " of " + acks.replicas() + " replicas confirmed it within " + acks.timeout().toMillis()
