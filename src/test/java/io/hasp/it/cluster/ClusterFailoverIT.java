@@ -16,6 +16,7 @@ import io.hasp.internal.pubsub.ChannelKind;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldLostException;
 import io.hasp.lock.LockOwner;
+import io.hasp.lock.rw.HaspReadWriteLocks;
 import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisCluster;
 import io.hasp.testing.RedisProbe;
@@ -356,8 +357,10 @@ class ClusterFailoverIT {
     @Test
     void aWaiterWhoseSubscriptionsNodeIsKilledListensAgainWhereTheClusterMovedIt() throws Exception {
         // On 6.2 the node killed carries the waiter's client's classic subscriptions, and the lock lives on another
-        // pair, the one the client is seeded with (ClusterPubSubTest has a node that carries nothing else of its
-        // client). On 7.0+ the sharded channel lives on the lock's master.
+        // pair, the one the client is seeded with. On 7.0+ the sharded channel lives on the lock's master. The lock is
+        // a read/write lock's write lock: its waiters take no turns, so one parks for the holder's whole lease (60 s)
+        // and sends no command meanwhile. What moves its subscription within the 30 s below is its client noticing
+        // the node's loss (its pub/sub connection there, or its command connections), not a retry of its own.
         HaspConfig noPeriodicRefresh = HaspConfig.builder().uri(cluster.uri()).topologyRefresh(Duration.ofHours(1)).build();
         int listening;
         try (HaspClient probe = HaspClient.create(noPeriodicRefresh)) {
@@ -374,11 +377,11 @@ class ClusterFailoverIT {
                 .uri("redis-cluster://" + seed.host() + ":" + seed.port()).build());
         ExecutorService threads = Executors.newSingleThreadExecutor();
         try {
-            HaspLock held = holder.getLock(name);
+            HaspLock held = HaspReadWriteLocks.get(holder, name).writeLock();
             held.lock();
             CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
                 try {
-                    HaspLock mine = waiter.getLock(name);
+                    HaspLock mine = HaspReadWriteLocks.get(waiter, name).writeLock();
                     boolean got = mine.tryLock(LONG_LEASE.multipliedBy(2), Duration.ofSeconds(10));
                     if (got) {
                         mine.unlock();
@@ -491,13 +494,16 @@ class ClusterFailoverIT {
      * the lock there, sharded or classic.
      */
     private static long subscribers(RedisServer node, String name) {
-        String channel = "redisson_lock__channel:{" + name + "}";
         try (RedisProbe probe = node.probe()) {
             long count = 0;
             for (String kind : List.of("SHARDNUMSUB", "NUMSUB")) {
-                Object reply = probe.call("PUBSUB", kind, channel);
-                if (reply instanceof List<?> pair && pair.size() == 2 && pair.get(1) instanceof Long n) {
-                    count += n;
+                // the reentrant lock's channel, and the read/write lock's
+                Object reply = probe.call("PUBSUB", kind, "redisson_lock__channel:{" + name + "}",
+                        "redisson_rwlock:{" + name + "}");
+                if (reply instanceof List<?> pairs) {
+                    for (int i = 1; i < pairs.size(); i += 2) {
+                        count += pairs.get(i) instanceof Long n ? n : 0;
+                    }
                 }
             }
             for (String kind : List.of("SHARDCHANNELS", "CHANNELS")) {
