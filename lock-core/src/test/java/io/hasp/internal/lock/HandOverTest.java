@@ -134,19 +134,32 @@ class HandOverTest extends ProxiedLockTest {
         }
     }
 
+    /** b's acquisition and a's unlock, once that unlock handed the lock to b in Redis and its reply is held back. */
+    private record HandOverUnderway(CompletableFuture<Boolean> waiting, CompletableFuture<Void> unlocking) {
+    }
+
+    /**
+     * a holds the lock, b parks for it (for at most {@code waitSeconds}), every reply is then delayed by
+     * {@code delay}, and a unlocks: returns once Redis handed the lock to b, with the replies still on their way.
+     */
+    private HandOverUnderway handOverWithRepliesDelayed(int waitSeconds, Duration delay) throws Exception {
+        get(lock.lockAsync(a));
+        CompletableFuture<Boolean> waiting = lock.tryLockAsync(waitSeconds, -1, TimeUnit.SECONDS, b);
+        awaitParked(service, 1);
+        proxy.delay(delay);
+        CompletableFuture<Void> unlocking = lock.unlockAsync(a);
+        await("the server handed it over", SLACK, () -> Long.valueOf(1).equals(view.count(NAME, "me:2")));
+        return new HandOverUnderway(waiting, unlocking);
+    }
+
     @Test
     void aWaiterThatGivesUpAsTheLockIsHandedToItHoldsBackItsOwnersNextAcquisition() throws Exception {
-        get(lock.lockAsync(a));
-        CompletableFuture<Boolean> waiting = lock.tryLockAsync(60, -1, TimeUnit.SECONDS, b);
-        awaitParked(service, 1);
-        proxy.delay(Duration.ofSeconds(1));
-        CompletableFuture<Void> unlocked = lock.unlockAsync(a);
-        await("handed over in Redis", SLACK, () -> Long.valueOf(1).equals(view.count(NAME, "me:2")));
+        HandOverUnderway underway = handOverWithRepliesDelayed(60, Duration.ofSeconds(1));
         // b gives up while the report of the hand-over is on its way, and tries again at once: sent now, its acquire
         // would find b at its target count, and the hand-over's give-back would take that hold away.
-        assertTrue(waiting.cancel(false));
+        assertTrue(underway.waiting().cancel(false));
         CompletableFuture<Boolean> again = lock.tryLockAsync(60, -1, TimeUnit.SECONDS, b);
-        get(unlocked);
+        get(underway.unlocking());
         assertTrue(get(again));
         await("every reply arrived", SLACK, () -> client.commandsInFlight() == 0);
         assertEquals(1L, view.count(NAME, "me:2"), "b's new hold is in Redis, once");
@@ -193,14 +206,9 @@ class HandOverTest extends ProxiedLockTest {
 
     @Test
     void aWaiterWhoseDeadlinePassesDuringTheHandOverGivesTheLockBack() throws Exception {
-        get(lock.lockAsync(a));
-        CompletableFuture<Boolean> waiting = lock.tryLockAsync(3, -1, TimeUnit.SECONDS, b);
-        awaitParked(service, 1);
-        proxy.delay(Duration.ofSeconds(6));
-        CompletableFuture<Void> unlocking = lock.unlockAsync(a);
-        await("the server handed it over", SLACK, () -> Long.valueOf(1).equals(view.count(NAME, "me:2")));
-        assertEquals(false, get(waiting), "the deadline passed before the reply came back");
-        assertNull(get(unlocking));
+        HandOverUnderway underway = handOverWithRepliesDelayed(3, Duration.ofSeconds(6));
+        assertEquals(false, get(underway.waiting()), "the deadline passed before the reply came back");
+        assertNull(get(underway.unlocking()));
         await("the late hand-over given back", SLACK, () -> !view.exists(NAME));
         await("no hold left", SLACK, () -> service.heldLocks() == 0);
         assertFalse(get(lock.isHeldByAsync(b)));
