@@ -1,7 +1,6 @@
 package io.hasp.internal.connection;
 
 import io.hasp.RedisServerException;
-import io.hasp.Replies;
 import io.hasp.Reply;
 import io.hasp.Script;
 import io.hasp.resp.CommandName;
@@ -11,8 +10,9 @@ import java.util.List;
 
 /**
  * {@code EVALSHA sha numkeys key... arg...}. When the server answers NOSCRIPT (its script
- * cache was flushed, or it restarted), the command sends {@code SCRIPT LOAD} on the same
- * connection followed by itself again, once; the future completes with the second reply.
+ * cache was flushed, or it restarted), the command sends itself again, once, on the same
+ * connection behind a {@code SCRIPT LOAD} (one per script for a burst of such calls:
+ * {@link ScriptLoads}); the future completes with the second reply.
  * Keys and arguments are validated when the command is created.
  *
  * @param <T> the decoded reply's type
@@ -20,7 +20,6 @@ import java.util.List;
 public final class EvalShaCommand<T> extends Command<T> {
 
     private static final CommandName EVALSHA = CommandName.of("EVALSHA");
-    private static final CommandName SCRIPT = CommandName.of("SCRIPT");
 
     private final Script script;
     private final List<String> keys;
@@ -92,13 +91,7 @@ public final class EvalShaCommand<T> extends Command<T> {
             return false;
         }
         retried = true;
-        ArgsCommand<Void> load = new ArgsCommand<>(Replies.VOID, SCRIPT, "LOAD", script.text());
-        connection.dispatch(load).whenComplete((ok, loadFailure) -> {
-            if (loadFailure != null) {
-                completeExceptionally(loadFailure);   // e.g. a syntax error: more useful than NOSCRIPT
-            }
-        });
-        connection.send(this);
+        ScriptLoads.resendBehindLoad(connection, script, this);
         return true;
     }
 }

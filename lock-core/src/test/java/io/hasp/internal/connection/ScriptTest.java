@@ -9,12 +9,19 @@ import io.hasp.HaspConfig;
 import io.hasp.RedisServerException;
 import io.hasp.Replies;
 import io.hasp.Script;
+import io.hasp.lock.HaspLock;
+import io.hasp.lock.LockOwner;
+import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -51,6 +58,75 @@ class ScriptTest {
                 CompletableFuture.allOf(calls).get(10, TimeUnit.SECONDS);
             }
             assertEquals("65", get(client.commands().get("n")));
+        }
+    }
+
+    @Test
+    void aBurstOfCallsTheServerCannotRunLoadsTheScriptOncePerConnection(RedisServer redis) throws Exception {
+        // A script as long as the lock's own, so that a load per call would be felt.
+        Script padded = Script.of("padded-incr-by", "-- " + "x".repeat(10_000) + "\n" + INCR_BY.text());
+        try (HaspClient client = HaspClient.create(HaspConfig.builder().uri(redis.uri()).poolSize(2).build());
+                RedisProbe probe = redis.probe()) {
+            for (int round = 0; round < 3; round++) {
+                probe.call("SCRIPT", "FLUSH");
+                probe.call("CONFIG", "RESETSTAT");
+                CompletableFuture<?>[] calls = new CompletableFuture<?>[500];
+                for (int i = 0; i < calls.length; i++) {
+                    calls[i] = client.commands().evalsha(padded, Replies.LONG, List.of("burst"), 1);
+                }
+                CompletableFuture.allOf(calls).get(30, TimeUnit.SECONDS);
+                // Redis 7 counts "script|load", Redis 6 "script" (the FLUSH came before the reset).
+                long loads = probe.commandCalls("script|load", "script");
+                assertTrue(loads >= 1 && loads <= 2, loads + " loads for 500 calls on 2 connections");
+            }
+            assertEquals("1500", get(client.commands().get("burst")));
+            assertEquals(0, ScriptLoads.inFlight(), "every load answered and forgotten");
+        }
+    }
+
+    @Test
+    void blockingCallsAndTheEventLoopRecoverTogetherFromAFlushedCache(RedisServer redis) throws Exception {
+        // Blocking lock calls travel on direct connections and recover from NOSCRIPT on the multiplexed one, from
+        // their own threads, while the event loop recovers the async calls there: none may be queued before the
+        // load it counts on (it would come back NOSCRIPT again, and fail).
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try (HaspClient client = HaspClient.create(HaspConfig.builder().uri(redis.uri()).poolSize(1)
+                .directConnections(4).build());
+                RedisProbe probe = redis.probe()) {
+            for (int round = 0; round < 5; round++) {
+                probe.call("SCRIPT", "FLUSH");
+                int r = round;
+                List<Future<?>> blocking = new ArrayList<>();
+                for (int t = 0; t < 4; t++) {
+                    int thread = t;
+                    blocking.add(threads.submit(() -> {
+                        for (int i = 0; i < 20; i++) {
+                            HaspLock lock = client.getLock("race:" + r + ":" + thread + ":" + i);
+                            assertTrue(lock.tryLock(Duration.ofSeconds(10), Duration.ofSeconds(30)));
+                            lock.unlock();
+                        }
+                        return null;
+                    }));
+                }
+                List<CompletableFuture<Void>> async = new ArrayList<>();
+                for (int i = 0; i < 200; i++) {
+                    HaspLock lock = client.getLock("race:" + r + ":async:" + i);
+                    LockOwner owner = lock.owner(1);
+                    async.add(lock.tryLockAsync(Duration.ZERO, Duration.ofSeconds(30), owner)
+                            .thenCompose(acquired -> {
+                                assertTrue(acquired);
+                                return lock.unlockAsync(owner);
+                            }));
+                }
+                for (Future<?> each : blocking) {
+                    each.get(60, TimeUnit.SECONDS);
+                }
+                CompletableFuture.allOf(async.toArray(new CompletableFuture<?>[0])).get(60, TimeUnit.SECONDS);
+            }
+            assertEquals(0, ScriptLoads.inFlight(), "every load answered and forgotten");
+        } finally {
+            threads.shutdownNow();
+            assertTrue(threads.awaitTermination(30, TimeUnit.SECONDS));
         }
     }
 
