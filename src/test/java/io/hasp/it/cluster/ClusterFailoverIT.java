@@ -379,18 +379,8 @@ class ClusterFailoverIT {
         try {
             HaspLock held = HaspReadWriteLocks.get(holder, name).writeLock();
             held.lock();
-            CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
-                try {
-                    HaspLock mine = HaspReadWriteLocks.get(waiter, name).writeLock();
-                    boolean got = mine.tryLock(LONG_LEASE.multipliedBy(2), Duration.ofSeconds(10));
-                    if (got) {
-                        mine.unlock();
-                    }
-                    return got;
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, threads);
+            CompletableFuture<Boolean> waiting = waitOnceFor(HaspReadWriteLocks.get(waiter, name).writeLock(), threads,
+                    new AtomicBoolean());
             assertTrue(Conditions.await(Duration.ofSeconds(10), () -> subscribers(killed, name) > 0),
                     "the waiter listens on " + killed);
             killed.kill();
@@ -409,6 +399,25 @@ class ClusterFailoverIT {
             waiter.close();
             revive(killed);
         }
+    }
+
+    /**
+     * On {@code threads}: sets {@code started}, waits for {@code lock} for twice the long lease (10 s lease) and gives
+     * it back at once; the future says whether it got the lock.
+     */
+    private static CompletableFuture<Boolean> waitOnceFor(HaspLock lock, ExecutorService threads, AtomicBoolean started) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                started.set(true);
+                boolean got = lock.tryLock(LONG_LEASE.multipliedBy(2), Duration.ofSeconds(10));
+                if (got) {
+                    lock.unlock();
+                }
+                return got;
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }, threads);
     }
 
     /** Starts a killed node again: it rejoins its pair as the replica of the node that took over. */
@@ -452,19 +461,7 @@ class ClusterFailoverIT {
             HaspLock held = holder.getLock(name);
             held.lock();
             AtomicBoolean parked = new AtomicBoolean();
-            CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
-                try {
-                    HaspLock mine = waiter.getLock(name);
-                    parked.set(true);
-                    boolean got = mine.tryLock(LONG_LEASE.multipliedBy(2), Duration.ofSeconds(10));
-                    if (got) {
-                        mine.unlock();
-                    }
-                    return got;
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            }, threads);
+            CompletableFuture<Boolean> waiting = waitOnceFor(waiter.getLock(name), threads, parked);
             // Parked once its client listens on the lock's channel on the master (sharded on 7.0+, else classic).
             assertTrue(Conditions.await(Duration.ofSeconds(10), () -> parked.get() && subscribers(master, name) > 0),
                     "the waiter listens on " + master);

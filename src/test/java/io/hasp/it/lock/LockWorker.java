@@ -5,6 +5,7 @@ import io.hasp.HaspConfig;
 import io.hasp.RedisCommands;
 import io.hasp.RedisException;
 import io.hasp.lock.HaspLock;
+import io.hasp.testing.Conditions;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -161,12 +162,8 @@ public final class LockWorker {
         }
         System.out.println("READY");
         System.out.flush();
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (redis.get(go).get(10, TimeUnit.SECONDS) == null) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("no go within a minute: " + go);
-            }
-            Thread.sleep(5);
+        if (!Conditions.await(Duration.ofMinutes(1), () -> redis.get(go).join() != null)) {
+            throw new IllegalStateException("no go within a minute: " + go);
         }
     }
 
