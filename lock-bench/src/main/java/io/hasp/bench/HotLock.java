@@ -2,6 +2,7 @@ package io.hasp.bench;
 
 import io.hasp.HaspClient;
 import io.hasp.bench.report.SvgChart;
+import io.hasp.lock.rw.HaspReadWriteLocks;
 import io.hasp.testing.CommandStats;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
@@ -35,13 +36,16 @@ import org.redisson.config.Config;
  * <p>Run: {@code java -cp lock-bench/target/benchmarks.jar io.hasp.bench.HotLock [seconds] [clients ... | mixed]}
  * (defaults 10 and 2 8 32 64; {@code mixed}: the mixed run alone; it starts its own redis-server,
  * {@code REDIS_SERVER} picks the binary as for the tests). With {@code -Dhasp.hotlock.svg=<file>} it also writes
- * each library's acquisitions/s against the clients as an SVG chart there. Not a JMH benchmark: its rows are fleets
- * of clients, not threads of one.
+ * each library's acquisitions/s against the clients as an SVG chart there. With {@code -Dhasp.hotlock.kind=write}
+ * every row takes the write lock of a read/write lock instead of the reentrant lock (each library's own). Not a JMH
+ * benchmark: its rows are fleets of clients, not threads of one.
  */
 public final class HotLock {
 
     /** How long each acquisition holds the lock. */
     static final long HOLD_MICROS = 100;
+    /** Which lock the rows take: {@code reentrant} (default) or {@code write}, a read/write lock's write lock. */
+    private static final String KIND = System.getProperty("hasp.hotlock.kind", "reentrant");
     /** The most waits one thread records. */
     private static final int MAX_WAITS = 1 << 20;
 
@@ -88,14 +92,18 @@ public final class HotLock {
      * @throws Exception when a row fails (a lost update, a client error)
      */
     public static void main(String[] args) throws Exception {
+        if (!KIND.equals("reentrant") && !KIND.equals("write")) {
+            throw new IllegalArgumentException("hasp.hotlock.kind must be reentrant or write, not " + KIND);
+        }
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         boolean mixedOnly = args.length > 1 && args[1].equals("mixed");
         int[] counts = mixedOnly ? new int[0] : args.length > 1
                 ? Arrays.stream(args, 1, args.length).mapToInt(Integer::parseInt).toArray() : new int[] {2, 8, 32, 64};
         RedisServer server = RedisServer.start();
         try (RedisProbe probe = RedisProbe.connect(server.port())) {
-            System.out.println("redis " + info(probe, "server", "redis_version") + ", " + seconds + " s a row, hold "
-                    + HOLD_MICROS + " us; least/mean: the least served client's share of the mean");
+            System.out.println("redis " + info(probe, "server", "redis_version") + ", " + seconds + " s a row, "
+                    + KIND + " lock, hold " + HOLD_MICROS + " us; least/mean: the least served client's share of the"
+                    + " mean");
             System.out.println("| library, clients x threads | acquisitions/s | scripts per acquisition | server CPU"
                     + " per acquisition (us) | acquisitions of one client, least / most | least/mean | p50 wait (ms)"
                     + " | p99 wait (ms) |");
@@ -170,14 +178,15 @@ public final class HotLock {
             if (library.equals("hasp")) {
                 HaspClient client = HaspClient.create(uri);
                 closing.add(client);
-                locks.add(client.getLock(name));
+                locks.add(KIND.equals("write") ? HaspReadWriteLocks.of(client).get(name).writeLock()
+                        : client.getLock(name));
             } else {
                 Config config = new Config().setThreads(2).setNettyThreads(2);
                 config.useSingleServer().setAddress(uri).setConnectionPoolSize(4).setConnectionMinimumIdleSize(1)
                         .setSubscriptionConnectionPoolSize(1).setSubscriptionConnectionMinimumIdleSize(1);
                 RedissonClient client = Redisson.create(config);
                 closing.add(client::shutdown);
-                locks.add(client.getLock(name));
+                locks.add(KIND.equals("write") ? client.getReadWriteLock(name).writeLock() : client.getLock(name));
             }
         }
         return new Side(library, locks, closing);

@@ -5,17 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
+import io.hasp.it.HotContention;
 import io.hasp.it.Topology;
 import io.hasp.it.TopologyServers;
 import io.hasp.lock.HaspLock;
-import io.hasp.testing.CommandStats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
@@ -69,10 +66,8 @@ class HotLockIT {
         return "hot:" + test.getTestMethod().orElseThrow().getName();
     }
 
-    /** The scripts the node serving {@code name} has run so far. */
     private long scripts(String name) {
-        CommandStats stats = CommandStats.parse((String) servers.call(name, "INFO", "commandstats"));
-        return stats.calls("evalsha") + stats.calls("eval");
+        return HotContention.scripts(servers, name);
     }
 
     /**
@@ -80,37 +75,7 @@ class HotLockIT {
      * {@code total} acquisitions are done; returns each client's acquisitions. Fails on a lost update.
      */
     private static long[] contend(List<HaspClient> contenders, String name, int total) throws Exception {
-        AtomicInteger granted = new AtomicInteger();
-        AtomicLongArray perClient = new AtomicLongArray(contenders.size());
-        long[] counter = {0};
-        List<CompletableFuture<Void>> workers = new ArrayList<>();
-        for (int i = 0; i < contenders.size(); i++) {
-            HaspLock lock = contenders.get(i).getLock(name);
-            int index = i;
-            workers.add(CompletableFuture.runAsync(() -> {
-                while (granted.get() < total) {
-                    lock.lock();
-                    try {
-                        long seen = counter[0];
-                        Thread.onSpinWait();
-                        counter[0] = seen + 1;
-                        perClient.incrementAndGet(index);
-                        granted.incrementAndGet();
-                    } finally {
-                        lock.unlock();
-                    }
-                }
-            }, runnable -> new Thread(runnable, "hot-" + index).start()));
-        }
-        CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
-        long[] counts = new long[contenders.size()];
-        long sum = 0;
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] = perClient.get(i);
-            sum += counts[i];
-        }
-        assertEquals(sum, counter[0], "no update lost under the lock");
-        return counts;
+        return HotContention.run(contenders.stream().map(client -> client.getLock(name)).toList(), List.of(), total);
     }
 
     /** Where processes take no turns: the lock's line is never used, and a contended run stays exact. */

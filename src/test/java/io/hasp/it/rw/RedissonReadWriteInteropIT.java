@@ -8,15 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.Replies;
 import io.hasp.it.RedissonRelease;
+import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,8 +51,11 @@ class RedissonReadWriteInteropIT {
     private HaspReadWriteLock lock;
     private RReadWriteLock peer;
 
+    private String uri;
+
     @BeforeAll
     void connect(RedisServer redis) {
+        uri = redis.uri();
         hasp = RwTesting.client(redis.uri());
         Config config = new Config();
         config.useSingleServer().setAddress(redis.uri());
@@ -227,5 +234,50 @@ class RedissonReadWriteInteropIT {
         assertTrue(ttl > 5_000, "Redisson's unlock kept the hash for hasp's 60 s hold: " + ttl);
         get(lock.readLock().unlockAsync(reader));
         assertFalse(lock.isLocked());
+    }
+
+    @Test
+    void aRedissonWriterIsServedWhileHaspProcessesTakeTurnsAtTheWriteLock() throws Exception {
+        // Four hasp processes (clients of their own) contend for the write lock and take turns; Redisson's writer
+        // does not read the turns, and is woken by every hasp write unlock's message.
+        List<HaspClient> processes = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        AtomicBoolean running = new AtomicBoolean(true);
+        long[] counter = {0};
+        try {
+            for (int i = 0; i < 4; i++) {
+                HaspClient process = RwTesting.client(uri);
+                processes.add(process);
+                HaspLock write = HaspReadWriteLocks.of(process).get(lock.getName()).writeLock();
+                Thread thread = new Thread(() -> {
+                    while (running.get()) {
+                        write.lock();
+                        try {
+                            counter[0]++;
+                        } finally {
+                            write.unlock();
+                        }
+                    }
+                }, "hasp-writer-" + i);
+                threads.add(thread);
+                thread.start();
+            }
+            until(RwTesting.DEADLINE, "the hasp processes contend", () -> counter[0] > 100);
+            for (int i = 0; i < 20; i++) {
+                assertTrue(peerGet(peer.writeLock().tryLockAsync(20, 5, TimeUnit.SECONDS, 101)),
+                        "Redisson's writer served, acquisition " + i);
+                counter[0]++;
+                peerGet(peer.writeLock().unlockAsync(101));
+            }
+        } finally {
+            running.set(false);
+            for (Thread thread : threads) {
+                thread.join(TimeUnit.SECONDS.toMillis(20));
+            }
+            for (HaspClient process : processes) {
+                process.close();
+            }
+        }
+        assertTrue(threads.stream().noneMatch(Thread::isAlive), "the hasp writers stopped");
     }
 }

@@ -53,7 +53,7 @@ public final class AcquireOutcome {
      * except that an integer below -1 is {@code -2 - park} when the caller's process stands in line for its turn
      * ({@link #inLine}).
      */
-    static final Reply<AcquireOutcome> IN_LINE_REPLY = new Reply<>("IN_LINE_ACQUIRE_OUTCOME") {
+    public static final Reply<AcquireOutcome> IN_LINE_REPLY = new Reply<>("IN_LINE_ACQUIRE_OUTCOME") {
         @Override
         public AcquireOutcome integer(long value) {
             return value < -1 ? inLine(-2 - value) : busy(value);

@@ -61,6 +61,11 @@ final class ConfirmedKind implements LockKind {
     }
 
     @Override
+    public boolean standsInLine() {
+        return base.standsInLine();
+    }
+
+    @Override
     public CompletableFuture<AcquireOutcome> acquireInLine(Topology topology, String name, LockOwner owner,
             long leaseMillis, int targetCount, String process, boolean waits) {
         return base.acquireInLine(confirming(topology), name, owner, leaseMillis, targetCount, process, waits);

@@ -56,6 +56,15 @@ public interface LockKind {
     }
 
     /**
+     * Whether this kind's waiters stand in the line of turns when {@link #turnChannel} is not null (default: yes).
+     * A read/write lock's readers share its turn channel with its writers but take no place in line: a new reader
+     * then tries at once instead of waiting for its process's turn.
+     */
+    default boolean standsInLine() {
+        return true;
+    }
+
+    /**
      * {@link #acquire} (or, when not {@code waits}, {@link #acquireWithoutWaiting}) on behalf of process
      * {@code process}, which takes a place in the lock's line when it waits and the lock is taken. Default: the
      * kind's waiters do not take turns, and the process is ignored.

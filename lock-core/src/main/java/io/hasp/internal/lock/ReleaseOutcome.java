@@ -55,6 +55,16 @@ public enum ReleaseOutcome {
     }
 
     /**
+     * Returns whether the release freed the lock and gave its turn (or let clients that take no turns have their
+     * go): what the releasing process's waiters are then told by the release itself, not by a message.
+     *
+     * @return true for {@link #FREED_FOR_ALL}, {@link #FREED_OWN_TURN} and {@link #FREED_TURN_ELSEWHERE}
+     */
+    public boolean turnGiven() {
+        return this == FREED_FOR_ALL || this == FREED_OWN_TURN || this == FREED_TURN_ELSEWHERE;
+    }
+
+    /**
      * The reply of an unlock script that answers nil (not held), 0 (still held), 1 or 2.
      *
      * @param name the reply's name, for errors
@@ -63,6 +73,23 @@ public enum ReleaseOutcome {
      * @return the reply decoder; any other answer fails the command
      */
     public static Reply<ReleaseOutcome> reply(String name, ReleaseOutcome one, ReleaseOutcome two) {
+        return reply(name, one, two, false);
+    }
+
+    /**
+     * {@link #reply}, for an unlock script that frees the lock by {@code turns.lua}'s {@code announce_free}: it
+     * also answers 3 ({@link #FREED_FOR_ALL}), 4 ({@link #FREED_OWN_TURN}) and 5 ({@link #FREED_TURN_ELSEWHERE}).
+     *
+     * @param name the reply's name, for errors
+     * @param one what the script's 1 means
+     * @param two what the script's 2 means
+     * @return the reply decoder; any other answer fails the command
+     */
+    public static Reply<ReleaseOutcome> replyInLine(String name, ReleaseOutcome one, ReleaseOutcome two) {
+        return reply(name, one, two, true);
+    }
+
+    private static Reply<ReleaseOutcome> reply(String name, ReleaseOutcome one, ReleaseOutcome two, boolean inLine) {
         return new Reply<>(name) {
             @Override
             public ReleaseOutcome integer(long value) {
@@ -74,6 +101,15 @@ public enum ReleaseOutcome {
                 }
                 if (value == 2) {
                     return two;
+                }
+                if (inLine && value == 3) {
+                    return FREED_FOR_ALL;
+                }
+                if (inLine && value == 4) {
+                    return FREED_OWN_TURN;
+                }
+                if (inLine && value == 5) {
+                    return FREED_TURN_ELSEWHERE;
                 }
                 throw unexpected("integer " + value);
             }

@@ -6,8 +6,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The line in which the processes waiting for one reentrant lock take turns ({@code turns.lua}): the figures it
- * runs on, and the scripts that open with it.
+ * The line in which the processes waiting for one lock take turns ({@code turns.lua}): the figures it runs on, and
+ * the scripts that open with it. The reentrant and fenced locks' waiters take turns, and so do a read/write lock's
+ * writers (lock-rw composes its scripts here).
  *
  * <p>A release of the lock does not wake a waiter in every process that waits: it gives the turn to the process
  * first in line, and tells that process alone, on a channel of its own; the turn keeps the free lock for that
@@ -16,12 +17,12 @@ import org.slf4j.LoggerFactory;
  * line each time one of its waiters finds the lock taken, and keeps it for {@link #PLACE_MILLIS}; so the server's
  * work per hand-off stays flat however many processes wait, and every process is served in its turn.
  */
-final class Turns {
+public final class Turns {
 
     /** How long a waiting process keeps its place in line without looking at the lock again. */
-    static final long PLACE_MILLIS = 5_000;
+    public static final long PLACE_MILLIS = 5_000;
     /** How long the free lock is kept for the process whose turn it is. */
-    static final long TURN_MILLIS = 200;
+    public static final long TURN_MILLIS = 200;
 
     private static final Logger log = LoggerFactory.getLogger(Turns.class);
 
@@ -44,8 +45,20 @@ final class Turns {
 
     /** {@code turns.lua} followed by the operation's file, as one script named after the operation. */
     static Script compose(String operation) {
+        return compose(Turns.class, operation);
+    }
+
+    /**
+     * {@code turns.lua} followed by {@code operation}, a resource beside {@code anchor}, as one script named after
+     * the operation.
+     *
+     * @param anchor the class whose package holds the operation's file
+     * @param operation the file name, for example {@code "write_acquire.lua"}
+     * @return the composed script
+     */
+    public static Script compose(Class<?> anchor, String operation) {
         String turns = Script.fromResource(Turns.class, "turns.lua").text();
-        String body = Script.fromResource(Turns.class, operation).text();
+        String body = Script.fromResource(anchor, operation).text();
         return Script.of(operation, turns + "\n" + body);
     }
 }

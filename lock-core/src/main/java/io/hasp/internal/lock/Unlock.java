@@ -289,7 +289,8 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
                 context.holds.end(hold, HoldEnd.RELEASED);
             }
             noLongerHeldHere();
-            if (!handedOver && !kind.releaseWakesAll()) {
+            // A release that wakes every waiter by its message still tells this process of a turn it gave.
+            if (!handedOver && (!kind.releaseWakesAll() || outcome.turnGiven())) {
                 WaitChannel channel = channel();
                 if (channel != null) {
                     channel.freed(outcome, context.nanoTime(), staysInLine, turnsAtSend);

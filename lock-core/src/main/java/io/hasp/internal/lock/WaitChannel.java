@@ -227,7 +227,7 @@ final class WaitChannel implements MessageListener {
         if (yieldNanos > 0) {
             return Math.max(1, TimeUnit.NANOSECONDS.toMillis(yieldNanos));
         }
-        if (turnChannel != null) {
+        if (turnChannel != null && kind.standsInLine()) {
             long untilTurn = place.arrived(nowNanos);
             if (untilTurn > 0) {
                 return untilTurn;

@@ -1,8 +1,10 @@
--- turns.lua: the line of waiting processes that releases of the reentrant lock serve one at a time. The
--- opening of acquire.lua, fenced_acquire.lua, unlock.lua, rollback.lua, force_unlock.lua and pass_turn.lua, which
--- pass it their keys by name: its functions read no KEYS or ARGV of their own.
+-- turns.lua: the line of waiting processes that releases of a lock serve one at a time. The opening of
+-- acquire.lua, fenced_acquire.lua, unlock.lua, rollback.lua, force_unlock.lua and pass_turn.lua, and of the
+-- read/write lock's scripts (whose writers take turns), which pass it their keys by name: its functions read no KEYS
+-- or ARGV of their own.
 --
--- Layout: hasp's own keys beside the lock's hash, which Redisson neither reads nor writes.
+-- Layout: hasp's own keys beside the lock's hash, which Redisson neither reads nor writes (the read/write lock's
+-- are named "hasp_rwlock_line:{<name>}" and so on).
 --   the line    "hasp_lock_line:{<name>}": a list of waiting processes (hasp client ids), first come first served
 --   the places  "hasp_lock_line_places:{<name>}": a sorted set, waiting process -> the end of its place lease in
 --               the server's milliseconds. A waiting process renews it each time it looks at the lock (at least
@@ -82,8 +84,9 @@ end
 -- (at most a third of the place lease, at most the holder's remaining lease): as -2 - that time when the process
 -- waits for its turn behind a holder that takes turns, else as that time itself (a holder that takes no turns:
 -- the caller listens on the lock's shared channel too). A single try (place_millis 0) takes no place and is
--- answered the lock's (or the turn's) PTTL.
-local function wait_in_line(lock, line, places, turn, process, place_millis, free)
+-- answered the lock's (or the turn's) PTTL. holders_take_turns, when given, tells whether every holder of the lock
+-- takes turns (a read/write lock's holders); by default the lock's one field names its holder.
+local function wait_in_line(lock, line, places, turn, process, place_millis, free, holders_take_turns)
     local park = math.max(1, math.floor(place_millis / 3))
     if free then
         if place_millis == 0 then
@@ -105,8 +108,41 @@ local function wait_in_line(lock, line, places, turn, process, place_millis, fre
     if ttl >= 0 and ttl < park then
         park = math.max(1, ttl)
     end
-    if takes_turns(redis.call('hkeys', lock)[1]) then
+    local turning
+    if holders_take_turns then
+        turning = holders_take_turns(lock)
+    else
+        turning = takes_turns(redis.call('hkeys', lock)[1])
+    end
+    if turning then
         return -2 - park
     end
     return park
+end
+
+-- A release by process freed the lock: publishes message on the lock's shared channel, where clients that take no
+-- turns listen, and gives the turn to the first live process in line. stays says whether the releasing process
+-- keeps a place in line ('2': before the turn is given; '1': when the turn went to another process; '0': no), and
+-- own_listener is 1 when the releasing process itself listens on the shared channel (it is then not counted among
+-- the others). Returns 3 when others listen on the shared channel, 4 when the turn went to the releasing process
+-- itself without a message, 5 when it went to another process, nil when nobody waits in line.
+local function announce_free(line, places, turn, publish, channel, message, process, stays, place_millis,
+                             turn_millis, turn_prefix, own_listener)
+    local listeners = redis.call(publish, channel, message) - own_listener
+    if stays == '2' then
+        stand_in_line(line, places, process, place_millis, false)
+    end
+    local own = listeners == 0 and 'quiet' or 'message'
+    local next = give_turn(line, places, turn, publish, turn_prefix, process, own, turn_millis)
+    if listeners > 0 then
+        return 3
+    elseif next == process then
+        return 4
+    elseif next then
+        if stays == '1' then
+            stand_in_line(line, places, process, place_millis, false)
+        end
+        return 5
+    end
+    return nil
 end

@@ -80,22 +80,7 @@ if successor ~= '' then
     end
 end
 
-local listeners = redis.call(publish, channel, ARGV[1]) - own_listener
-if ARGV[9] == '2' then
-    stand_in_line(line, places, process, tonumber(ARGV[10]), false)
-end
-local own = listeners == 0 and 'quiet' or 'message'
-local next = give_turn(line, places, turn, publish, ARGV[12], process, own, ARGV[11])
-local outcome = 1
-if listeners > 0 then
-    outcome = 3
-elseif next == process then
-    outcome = 4
-elseif next then
-    outcome = 5
-    if ARGV[9] == '1' then
-        stand_in_line(line, places, process, tonumber(ARGV[10]), false)
-    end
-end
+local outcome = announce_free(line, places, turn, publish, channel, ARGV[1], process, ARGV[9], tonumber(ARGV[10]),
+        ARGV[11], ARGV[12], own_listener) or 1
 redis.call('set', latch, outcome, 'px', ARGV[4])
 return outcome

@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hasp.RedisCommands;
+import io.hasp.internal.topology.Topology;
 import io.hasp.lock.LockOwner;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -96,6 +99,58 @@ class TurnChannelTest {
     }
 
     @Test
+    void aKindThatTakesNoPlaceInLineTriesAtOnceWhereAPlaceIsKept() {
+        channel.ready.complete(channel);
+        parkBeforeFirstTry();
+        channel.freed(ReleaseOutcome.FREED_TURN_ELSEWHERE, System.nanoTime(), 1, channel.place.turns());
+        assertEquals(0, channel.parkBeforeFirstTry(READER, NAME, ASKING, System.nanoTime()),
+                "a reader does not wait for its process's turn in the writers' line");
+        assertEquals(Turns.PLACE_MILLIS / 3, parkBeforeFirstTry(), "a writer does");
+    }
+
+    /** A kind that shares the turn channel but takes no place in line, as a read/write lock's readers. */
+    private static final LockKind READER = new LockKind() {
+        @Override
+        public String channel(String name) {
+            return LockKeys.channel(name);
+        }
+
+        @Override
+        public boolean standsInLine() {
+            return false;
+        }
+
+        @Override
+        public CompletableFuture<AcquireOutcome> acquire(Topology topology, String name, LockOwner owner,
+                long leaseMillis, int targetCount) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<ReleaseOutcome> release(Topology topology, String name, LockOwner owner,
+                String latch, long leaseMillis, long latchMillis) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<Boolean> rollback(Topology topology, String name, LockOwner owner, int targetCount,
+                long leaseMillis) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<String> renew(RedisCommands redis, List<String> names, List<LockOwner> owners,
+                long leaseMillis, boolean keysDeclared) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public CompletableFuture<Boolean> forceRelease(Topology topology, String name) {
+            throw new UnsupportedOperationException();
+        }
+    };
+
+    @Test
     void aTurnThatCameBeforeTheReleasesAnswerUsedThePlaceUp() {
         channel.ready.complete(channel);
         parkBeforeFirstTry();
@@ -109,8 +164,9 @@ class TurnChannelTest {
     @Test
     void aReleaseWhileOthersListenOnTheSharedChannelLetsThemGoFirst() {
         channel.ready.complete(channel);
-        channel.freed(ReleaseOutcome.FREED_FOR_ALL, System.nanoTime(), 0, channel.place.turns());
-        long park = parkBeforeFirstTry();
+        long now = System.nanoTime();   // the release's answer and the acquisition at one instant: no timing
+        channel.freed(ReleaseOutcome.FREED_FOR_ALL, now, 0, channel.place.turns());
+        long park = channel.parkBeforeFirstTry(ReentrantKind.INSTANCE, NAME, ASKING, now + 1_000_000);
         assertTrue(park > 0 && park <= WaitChannel.YIELD_NANOS / 1_000_000, "a short yield: " + park + " ms");
     }
 

@@ -3,6 +3,7 @@ package io.hasp.lock.rw;
 import io.hasp.Reply;
 import io.hasp.Script;
 import io.hasp.internal.lock.ReleaseOutcome;
+import io.hasp.internal.lock.Turns;
 import io.hasp.internal.topology.Topology;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -10,13 +11,14 @@ import java.util.concurrent.CompletableFuture;
 /** Typed call of {@code read_unlock.lua}: give back one read hold; a re-sent request answers the first outcome. */
 final class ReadUnlockScript {
 
-    static final Script SCRIPT = Script.fromResource(ReadUnlockScript.class, "read_unlock.lua");
+    static final Script SCRIPT = Turns.compose(ReadUnlockScript.class, "read_unlock.lua");
 
     /**
      * The script's answers: nil not held, 0 still held, 1 the owner's hold ended (others still
-     * hold the lock), 2 the lock was freed.
+     * hold the lock), 2 the lock was freed with nobody in the writers' line, 3, 4 or 5 it was freed and the turn given
+     * ({@link ReleaseOutcome#replyInLine}).
      */
-    static final Reply<ReleaseOutcome> REPLY = ReleaseOutcome.reply("READ_UNLOCK_OUTCOME",
+    static final Reply<ReleaseOutcome> REPLY = ReleaseOutcome.replyInLine("READ_UNLOCK_OUTCOME",
             ReleaseOutcome.ENDED, ReleaseOutcome.FREED);
 
     private ReadUnlockScript() {
@@ -24,16 +26,18 @@ final class ReadUnlockScript {
 
     /**
      * Releases the newest read hold of {@code ownerField} on lock {@code name}; with
-     * {@code expectedCount > 0} only when the owner has exactly that many holds.
+     * {@code expectedCount > 0} only when the owner has exactly that many holds. When the lock is freed, the turn goes to
+     * the first process in the writers' line, and {@code releasing} keeps its place as it asked.
      *
-     * @return a future of {@link ReleaseOutcome#NOT_HELD}, {@link ReleaseOutcome#STILL_HELD}, {@link ReleaseOutcome#ENDED} or {@link ReleaseOutcome#FREED}
+     * @return a future of {@link ReleaseOutcome#NOT_HELD}, {@link ReleaseOutcome#STILL_HELD}, {@link ReleaseOutcome#ENDED}, or
+     *     {@link ReleaseOutcome#FREED} or one of the outcomes that gave the turn ({@link ReleaseOutcome#turnGiven()})
      */
     static CompletableFuture<ReleaseOutcome> run(Topology topology, String name, String ownerField, String latch,
-            long latchMillis, int expectedCount) {
+            long latchMillis, int expectedCount, ReleasingProcess releasing) {
         List<String> keys = List.of(name, RwKeys.channel(name), RwKeys.timeoutPrefix(name, ownerField),
                 RwKeys.tag(name), latch);
-        return topology.commands().evalsha(SCRIPT, REPLY, keys,
+        return topology.commands().evalsha(SCRIPT, REPLY, ReleasingProcess.withLine(keys, name), releasing.withArgs(name,
                 RwKeys.UNLOCK_MESSAGE, ownerField, latchMillis, Integer.toString(expectedCount),
-                topology.channelKind().publishCommand());
+                topology.channelKind().publishCommand()));
     }
 }

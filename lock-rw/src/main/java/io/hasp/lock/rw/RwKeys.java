@@ -1,5 +1,7 @@
 package io.hasp.lock.rw;
 
+import java.util.List;
+
 /**
  * Names of the Redis keys and channel of one read/write lock, in the layout Redisson 4.x's
  * {@code RReadWriteLock} uses, so that hasp and Redisson clients on one server find each other's
@@ -38,6 +40,33 @@ final class RwKeys {
     /** The latch key that records the outcome of unlock request {@code requestId}. */
     static String unlockLatch(String name, String requestId) {
         return prefixed("redisson_unlock_latch", name) + ':' + requestId;
+    }
+
+    /**
+     * The keys of the line in which processes wait for the write lock (see lock-core's {@code turns.lua}): the
+     * lock's hash, the line ({@code hasp_rwlock_line:{<name>}}), the places in it
+     * ({@code hasp_rwlock_line_places:{<name>}}) and the turn ({@code hasp_rwlock_turn:{<name>}}), in that order.
+     * hasp's own keys: Redisson neither reads nor writes them.
+     */
+    static List<String> inLine(String name) {
+        return List.of(name, prefixed("hasp_rwlock_line", name), prefixed("hasp_rwlock_line_places", name),
+                turn(name));
+    }
+
+    /** The turn of the lock's line: {@code hasp_rwlock_turn:{<name>}}. */
+    static String turn(String name) {
+        return prefixed("hasp_rwlock_turn", name);
+    }
+
+    /** The keys of {@code write_acquire.lua}: the hash, the owner's timeout prefix, the line, places and turn. */
+    static List<String> writeKeys(String name, String ownerField) {
+        List<String> line = inLine(name);
+        return List.of(name, timeoutPrefix(name, ownerField), line.get(1), line.get(2), line.get(3));
+    }
+
+    /** What the lock's turn channels start with: {@code hasp_rwlock_turn__channel:{<name>}:}. */
+    static String turnChannelPrefix(String name) {
+        return prefixed("hasp_rwlock_turn__channel", name) + ':';
     }
 
     /** The hash field of {@code ownerField}'s write holds. */

@@ -1,32 +1,64 @@
 package io.hasp.lock.rw;
 
 import io.hasp.RedisCommands;
+import io.hasp.Reply;
 import io.hasp.Script;
 import io.hasp.internal.lock.AcquireOutcome;
-import java.util.List;
+import io.hasp.internal.lock.Turns;
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 
-/** Typed call of {@code write_acquire.lua}: take or re-enter a write hold, idempotently per target count. */
+/**
+ * Typed call of {@code write_acquire.lua}: take or re-enter a write hold, idempotently per target count, or wait in
+ * the lock's line of processes for a turn.
+ */
 final class WriteAcquireScript {
 
-    static final Script SCRIPT = Script.fromResource(WriteAcquireScript.class, "write_acquire.lua");
+    static final Script SCRIPT = Turns.compose(WriteAcquireScript.class, "write_acquire.lua");
 
-    /** The script's answer when the owner asks for the write lock while it holds the read lock. */
-    static final long UPGRADE = -3L;
+    /** The answer when the owner asks for the write lock while it holds the read lock (compared by identity). */
+    static final AcquireOutcome UPGRADE = AcquireOutcome.busy(0);
+
+    /** As {@link AcquireOutcome#IN_LINE_REPLY}, with the status {@code UPGRADE} for {@link #UPGRADE}. */
+    static final Reply<AcquireOutcome> REPLY = new Reply<>("WRITE_ACQUIRE_OUTCOME") {
+        @Override
+        public AcquireOutcome integer(long value) {
+            return AcquireOutcome.IN_LINE_REPLY.integer(value);
+        }
+
+        @Override
+        public AcquireOutcome simpleString(ByteBuf content) {
+            if ("UPGRADE".equals(content.toString(StandardCharsets.US_ASCII))) {
+                return UPGRADE;
+            }
+            return AcquireOutcome.IN_LINE_REPLY.simpleString(content);
+        }
+
+        @Override
+        public AcquireOutcome nullValue() {
+            return AcquireOutcome.ACQUIRED;
+        }
+    };
+
+    private static final Long PLACE_MILLIS = Turns.PLACE_MILLIS;
 
     private WriteAcquireScript() {
     }
 
     /**
-     * Tries to bring {@code ownerField}'s write holds on lock {@code name} to {@code targetCount}.
+     * Tries to bring {@code ownerField}'s write holds on lock {@code name} to {@code targetCount} for process
+     * {@code process}; when the lock is taken and the caller {@code waits}, the process takes a place in the lock's
+     * line (not when {@code process} is empty: a client whose processes take no turns).
      *
-     * @return a future of {@link AcquireOutcome#ACQUIRED} when the owner holds the write lock
-     *     afterwards, busy with {@link #UPGRADE} when it holds a read hold of a read-mode lock, else
-     *     busy with the lock's remaining time to live in milliseconds (-1: no expiry)
+     * @return a future of {@link AcquireOutcome#ACQUIRED} when the owner holds the write lock afterwards,
+     *     {@link #UPGRADE} when it holds a read hold of a read-mode lock, {@link AcquireOutcome#LOST}, else busy
+     *     with how long to park ({@link AcquireOutcome#inLine()} when the process's turn comes on its turn channel)
      */
     static CompletableFuture<AcquireOutcome> run(RedisCommands redis, String name, String ownerField, long leaseMillis,
-            int targetCount) {
-        return redis.evalsha(SCRIPT, AcquireOutcome.REPLY, List.of(name, RwKeys.timeoutPrefix(name, ownerField)),
-                leaseMillis, RwKeys.writeField(ownerField), ownerField, (long) targetCount);
+            int targetCount, String process, boolean waits) {
+        return redis.evalsha(SCRIPT, REPLY, RwKeys.writeKeys(name, ownerField), leaseMillis,
+                RwKeys.writeField(ownerField), ownerField, (long) targetCount, process,
+                waits && !process.isEmpty() ? PLACE_MILLIS : "0");
     }
 }
