@@ -1,6 +1,7 @@
 /**
  * The hasp client and its reentrant lock: {@code io.hasp} (the client, its configuration, plain
- * commands, scripts and the exceptions) and {@code io.hasp.lock} (the lock API).
+ * commands, scripts and the exceptions), {@code io.hasp.lock} (the lock API) and {@code io.hasp.sync} (the
+ * semaphore).
  *
  * <p>Everything under {@code io.hasp.internal} (connections, pool, pub/sub, the lock engine) is not
  * API: it is exported only to hasp's own modules, and may change in any release. On the class path
@@ -20,6 +21,7 @@ module io.hasp {
 
     exports io.hasp;
     exports io.hasp.lock;
+    exports io.hasp.sync;
 
     // The read/write lock is built on the lock engine; nothing else outside this module sees it.
     exports io.hasp.internal to io.hasp.lock.rw;

@@ -9,10 +9,13 @@ import io.hasp.internal.lock.CallerWaits;
 import io.hasp.internal.lock.LockService;
 import io.hasp.internal.lock.Locks;
 import io.hasp.internal.sentinel.SentinelTopology;
+import io.hasp.internal.sync.PermitWaiters;
+import io.hasp.internal.sync.RedisSemaphore;
 import io.hasp.internal.topology.SingleServer;
 import io.hasp.internal.topology.Topology;
 import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
+import io.hasp.sync.HaspSemaphore;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timer;
 import java.util.UUID;
@@ -71,6 +74,7 @@ public final class HaspClient implements AutoCloseable {
     /** Where the locks live: one server, a cluster or a Sentinel-watched master, chosen by the configuration's URI. */
     private final Topology topology;
     private final LockService locks;
+    private final PermitWaiters permitWaiters;
     private volatile boolean closed;
 
     private HaspClient(HaspConfig config) {
@@ -83,6 +87,7 @@ public final class HaspClient implements AutoCloseable {
         this.topology = config.isCluster() ? new ClusterTopology(config, transport, timer)
                 : config.isSentinel() ? new SentinelTopology(config, transport, timer)
                 : new SingleServer(config, transport, timer, CallerWaits.admission());
+        this.permitWaiters = new PermitWaiters(topology.pubSub());
         this.locks = new LockService(id, topology, timer, config.watchdogLease(), config.timerTick(),
                 config.commandTimeout(), config.listener());
     }
@@ -239,6 +244,19 @@ public final class HaspClient implements AutoCloseable {
      */
     public HaspLock getFairLock(String name) {
         return Locks.fair(locks, name);
+    }
+
+    /**
+     * The semaphore named {@code name}, wire-compatible with Redisson's {@code getSemaphore(name)}: the free permits
+     * at {@code name}, releases announced on {@code redisson_sc:{<name>}}, so that hasp and Redisson clients share
+     * it. Semaphores are cheap views; all of one client's waiters of one semaphore share one subscription.
+     *
+     * @param name the semaphore's Redis key
+     * @return the semaphore
+     * @throws IllegalArgumentException when {@code name} is null or empty
+     */
+    public HaspSemaphore getSemaphore(String name) {
+        return new RedisSemaphore(topology, permitWaiters, timer, name);
     }
 
     /**

@@ -40,7 +40,8 @@ class PackageLayersTest {
             "topology", Set.of("", "connection", "pubsub"),
             "cluster", Set.of("", "connection", "pubsub", "topology"),
             "sentinel", Set.of("", "connection", "pubsub", "topology"),
-            "lock", Set.of("", "connection", "pubsub", "topology"));
+            "lock", Set.of("", "connection", "pubsub", "topology"),
+            "sync", Set.of("", "pubsub", "topology"));
 
     @Test
     void eachInternalPackageImportsOnlyTheLayersBelowIt() {

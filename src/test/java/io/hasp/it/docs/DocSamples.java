@@ -19,6 +19,7 @@ import io.hasp.lock.MultiLock;
 import io.hasp.lock.RedLock;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
+import io.hasp.sync.HaspSemaphore;
 import io.hasp.micrometer.HaspMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.hasp.shedlock.HaspLockProvider;
@@ -191,6 +192,23 @@ public final class DocSamples {
         // end-sample: read-write
     }
 
+    /** docs/synchronizers.md: the semaphore. */
+    public static void semaphore(HaspClient client) throws Exception {
+        // begin-sample: semaphore
+        HaspSemaphore calls = client.getSemaphore("partner-api");
+        calls.trySetPermits(10);                      // once, by whoever comes first: true when it set them
+
+        if (calls.tryAcquire(2, TimeUnit.SECONDS)) {  // wait up to 2 s for one permit
+            try { callPartner(); } finally { calls.release(); }
+        }
+
+        calls.acquireAsync(3)                          // async twins: acquire, tryAcquire, release, ...
+            .thenRun(() -> callPartner())
+            .whenComplete((v, e) -> calls.releaseAsync(3))
+            .get(10, TimeUnit.SECONDS);
+        // end-sample: semaphore
+    }
+
     /** docs/integrations.md: hasp's meters on a Micrometer registry. */
     public static void micrometer(String uri, MeterRegistry registry) throws Exception {
         // begin-sample: micrometer
@@ -348,6 +366,10 @@ public final class DocSamples {
         step("batch");
     }
 
+    static void callPartner() {
+        step("partner-call");
+    }
+
     static void read() {
         step("read");
     }
@@ -366,6 +388,6 @@ public final class DocSamples {
     }
 
     /** The sample's ids, for the test that runs them: every region above. */
-    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "replica-acks", "shedlock", "spring-integration", "micrometer", "read-write", "fair", "fenced", "multi-lock",
+    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "replica-acks", "shedlock", "spring-integration", "micrometer", "read-write", "semaphore", "fair", "fenced", "multi-lock",
             "redlock", "annotation", "annotation-interface");
 }

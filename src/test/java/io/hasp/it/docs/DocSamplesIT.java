@@ -77,6 +77,14 @@ class DocSamplesIT {
     }
 
     @Test
+    void semaphore() throws Exception {
+        DocSamples.semaphore(client);
+        assertEquals(2, ran("partner-call"));
+        assertTrue(Conditions.await(Duration.ofSeconds(10),
+                () -> client.getSemaphore("partner-api").availablePermits() == 10), "every permit back");
+    }
+
+    @Test
     void micrometer() throws Exception {
         io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
         DocSamples.micrometer(redis.uri(), registry);

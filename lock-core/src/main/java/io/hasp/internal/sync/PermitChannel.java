@@ -1,0 +1,131 @@
+package io.hasp.internal.sync;
+
+import io.hasp.internal.pubsub.MessageListener;
+import io.hasp.internal.pubsub.Subscription;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The waiters of one semaphore in one client, sharing one subscription to its channel. A message carries the number
+ * of permits free after a release: it wakes at most that many parked waiters (the longest parked first), or leaves
+ * as many chances for waiters between a failed try and parking, so that no release is missed between the two. A
+ * resubscription wakes everyone, since messages may have been lost. Thread-safe: the fields are guarded by
+ * {@code this}, and wake actions run outside the monitor.
+ */
+final class PermitChannel implements MessageListener {
+
+    /** The semaphore's channel. */
+    final String channel;
+    /** Completes with this channel once the server confirmed the subscription. */
+    final CompletableFuture<PermitChannel> ready = new CompletableFuture<>();
+
+    private final ArrayDeque<Runnable> parked = new ArrayDeque<>();
+    private int refs;                   // guarded by this
+    private int chances;                // guarded by this
+    private boolean closed;             // guarded by this
+    private Subscription subscription;  // guarded by this
+
+    PermitChannel(String channel) {
+        this.channel = channel;
+    }
+
+    /** Adds a waiter; false when the channel is closed (the caller makes a new one). */
+    synchronized boolean join() {
+        if (closed) {
+            return false;
+        }
+        refs++;
+        return true;
+    }
+
+    /** Removes a waiter; true when it was the last one, and the channel closed (see {@link #takeSubscription}). */
+    synchronized boolean leave() {
+        if (closed || refs == 0) {
+            return false;
+        }
+        refs--;
+        chances = Math.min(chances, refs);
+        if (refs > 0) {
+            return false;
+        }
+        closed = true;
+        return true;
+    }
+
+    /** The subscription of a closed channel, to end; null when it is not confirmed yet ({@link #subscribed}). */
+    synchronized Subscription takeSubscription() {
+        Subscription ending = subscription;
+        subscription = null;
+        return ending;
+    }
+
+    /** Closes the channel because subscribing failed. */
+    synchronized void closeFailed() {
+        closed = true;
+    }
+
+    /** Records the confirmed subscription; false when every waiter left meanwhile (the caller ends it). */
+    synchronized boolean subscribed(Subscription subscription) {
+        if (closed) {
+            return false;
+        }
+        this.subscription = subscription;
+        return true;
+    }
+
+    /** Parks {@code wake} unless a chance is left by a message since the waiter's try; false: try again now. */
+    synchronized boolean parkUnlessChance(Runnable wake) {
+        if (chances > 0) {
+            chances--;
+            return false;
+        }
+        parked.addLast(wake);
+        return true;
+    }
+
+    /** Takes {@code wake} out of the queue (its wait ended another way); true when it was parked. */
+    synchronized boolean unpark(Runnable wake) {
+        return parked.remove(wake);
+    }
+
+    /** Handles a message: the number of free permits; runs on an event-loop thread. */
+    @Override
+    public void onMessage(String channel, String message) {
+        long free;
+        try {
+            free = Long.parseLong(message.trim());
+        } catch (NumberFormatException e) {
+            free = 1;   // not a number: look once
+        }
+        wake(free);
+    }
+
+    /** Messages may have been lost while the subscription was down: everyone looks again. */
+    @Override
+    public void onResubscribed(String channel) {
+        wake(Long.MAX_VALUE);
+    }
+
+    private void wake(long free) {
+        List<Runnable> wakes = new ArrayList<>();
+        synchronized (this) {
+            while (wakes.size() < free && !parked.isEmpty()) {
+                wakes.add(parked.pollFirst());
+            }
+            long left = free - wakes.size();
+            if (left > 0) {
+                chances = (int) Math.min(refs, chances + Math.min(left, refs));
+            }
+        }
+        for (Runnable wake : wakes) {
+            wake.run();
+        }
+    }
+
+    /** Number of parked waiters, for tests and diagnostics. */
+    synchronized int parked() {
+        return parked.size();
+    }
+}

@@ -1,0 +1,81 @@
+package io.hasp.internal.sync;
+
+import io.hasp.internal.Futures;
+import io.hasp.internal.pubsub.PubSub;
+import io.hasp.internal.pubsub.Subscription;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The semaphore waiters of one client, one {@link PermitChannel} per semaphore, each subscribed while anyone here
+ * waits for that semaphore. Thread-safe.
+ */
+public final class PermitWaiters {
+
+    private final PubSub pubSub;
+    private final ConcurrentHashMap<String, PermitChannel> channels = new ConcurrentHashMap<>();
+
+    /** The waiters of a client whose subscriptions go through {@code pubSub}. */
+    public PermitWaiters(PubSub pubSub) {
+        this.pubSub = pubSub;
+    }
+
+    /**
+     * Joins the waiters of semaphore channel {@code channelName}; the future completes with the channel once its
+     * subscription is confirmed (the caller tries again only then: no release is missed), or fails when subscribing
+     * failed. Every join, successful or not, is followed by one {@link #leave}.
+     */
+    CompletableFuture<PermitChannel> join(String channelName) {
+        for (;;) {
+            PermitChannel channel = channels.get(channelName);
+            boolean created = false;
+            if (channel == null) {
+                PermitChannel fresh = new PermitChannel(channelName);
+                channel = channels.putIfAbsent(channelName, fresh);
+                if (channel == null) {
+                    channel = fresh;
+                    created = true;
+                }
+            }
+            if (!channel.join()) {
+                channels.remove(channelName, channel);
+                continue;
+            }
+            if (created) {
+                subscribe(channel);
+            }
+            return channel.ready;
+        }
+    }
+
+    private void subscribe(PermitChannel channel) {
+        Futures.sent(() -> pubSub.subscribe(channel.channel, channel)).whenComplete((subscription, error) -> {
+            if (error != null) {
+                channel.closeFailed();
+                channels.remove(channel.channel, channel);
+                channel.ready.completeExceptionally(error);
+            } else if (!channel.subscribed(subscription)) {
+                subscription.unsubscribe();
+                channel.ready.complete(channel);
+            } else {
+                channel.ready.complete(channel);
+            }
+        });
+    }
+
+    /** Leaves {@code channel}; the last waiter to leave ends its subscription. */
+    void leave(PermitChannel channel) {
+        if (channel.leave()) {
+            channels.remove(channel.channel, channel);
+            Subscription ending = channel.takeSubscription();
+            if (ending != null) {
+                ending.unsubscribe();
+            }
+        }
+    }
+
+    /** The channels with waiters here, for tests and diagnostics. */
+    int channels() {
+        return channels.size();
+    }
+}

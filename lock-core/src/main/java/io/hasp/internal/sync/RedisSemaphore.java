@@ -1,0 +1,204 @@
+package io.hasp.internal.sync;
+
+import io.hasp.internal.Futures;
+import io.hasp.internal.topology.Topology;
+import io.hasp.sync.HaspSemaphore;
+import io.netty.util.Timer;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@link HaspSemaphore} of one name on one client: scripts on the client's topology ({@link SemaphoreScripts}),
+ * waiting through the client's {@link PermitWaiters}. A cheap view; thread-safe.
+ */
+public final class RedisSemaphore implements HaspSemaphore {
+
+    private final Topology topology;
+    private final PermitWaiters waiters;
+    private final Timer timer;
+    private final String name;
+
+    /**
+     * The semaphore {@code name} of a client.
+     *
+     * @throws IllegalArgumentException when {@code name} is null or empty
+     */
+    public RedisSemaphore(Topology topology, PermitWaiters waiters, Timer timer, String name) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("semaphore name: " + (name == null ? "null" : "empty")
+                    + " (expected: the semaphore's Redis key)");
+        }
+        this.topology = topology;
+        this.waiters = waiters;
+        this.timer = timer;
+        this.name = name;
+    }
+
+    @Override
+    public String getName() {
+        return name;
+    }
+
+    private static int atLeastOne(int permits) {
+        if (permits < 1) {
+            throw new IllegalArgumentException("permits: " + permits + " (expected: at least 1)");
+        }
+        return permits;
+    }
+
+    private static <T> T join(CompletableFuture<T> future) {
+        return Futures.join(future, "a blocking HaspSemaphore call");
+    }
+
+    /** Waits for an acquisition, interruptibly: an interrupt cancels it (permits granted meanwhile go back). */
+    private static <T> T awaitInterruptibly(CompletableFuture<T> future) throws InterruptedException {
+        if (!future.isDone()) {
+            Futures.checkBlockingAllowed("a blocking HaspSemaphore acquisition");
+        }
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            future.cancel(false);
+            throw e;
+        } catch (ExecutionException e) {
+            throw Futures.rethrowable(e.getCause());
+        }
+    }
+
+    @Override
+    public boolean trySetPermits(int permits) {
+        return join(trySetPermitsAsync(permits));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> trySetPermitsAsync(int permits) {
+        if (permits < 0) {
+            throw new IllegalArgumentException("permits: " + permits + " (expected: at least 0)");
+        }
+        return Futures.sent(() -> SemaphoreScripts.trySet(topology, name, permits));
+    }
+
+    @Override
+    public void addPermits(int permits) {
+        join(addPermitsAsync(permits));
+    }
+
+    @Override
+    public CompletableFuture<Void> addPermitsAsync(int permits) {
+        return Futures.sent(() -> SemaphoreScripts.release(topology, name, permits)).thenApply(free -> null);
+    }
+
+    @Override
+    public int availablePermits() {
+        return join(availablePermitsAsync());
+    }
+
+    @Override
+    public CompletableFuture<Integer> availablePermitsAsync() {
+        return Futures.sent(() -> topology.commands().get(name)).thenApply(value -> value == null ? 0
+                : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, Long.parseLong(value))));
+    }
+
+    @Override
+    public int drainPermits() {
+        return join(drainPermitsAsync());
+    }
+
+    @Override
+    public CompletableFuture<Integer> drainPermitsAsync() {
+        return Futures.sent(() -> SemaphoreScripts.drain(topology, name))
+                .thenApply(taken -> (int) Math.min(Integer.MAX_VALUE, taken));
+    }
+
+    @Override
+    public void acquire() throws InterruptedException {
+        acquire(1);
+    }
+
+    @Override
+    public void acquire(int permits) throws InterruptedException {
+        awaitInterruptibly(acquisition(atLeastOne(permits), -1));
+    }
+
+    @Override
+    public boolean tryAcquire() {
+        return tryAcquire(1);
+    }
+
+    @Override
+    public boolean tryAcquire(int permits) {
+        return join(tryAcquireAsync(permits));
+    }
+
+    @Override
+    public boolean tryAcquire(Duration waitTime) throws InterruptedException {
+        return tryAcquire(1, waitTime);
+    }
+
+    @Override
+    public boolean tryAcquire(long waitTime, TimeUnit unit) throws InterruptedException {
+        return tryAcquire(1, waitTime, unit);
+    }
+
+    @Override
+    public boolean tryAcquire(int permits, Duration waitTime) throws InterruptedException {
+        return awaitInterruptibly(tryAcquireAsync(permits, waitTime));
+    }
+
+    @Override
+    public boolean tryAcquire(int permits, long waitTime, TimeUnit unit) throws InterruptedException {
+        Objects.requireNonNull(unit, "unit");
+        return tryAcquire(permits, Duration.ofNanos(unit.toNanos(waitTime)));
+    }
+
+    @Override
+    public void release() {
+        release(1);
+    }
+
+    @Override
+    public void release(int permits) {
+        join(releaseAsync(permits));
+    }
+
+    @Override
+    public CompletableFuture<Void> acquireAsync(int permits) {
+        CompletableFuture<Boolean> acquisition = acquisition(atLeastOne(permits), -1);
+        CompletableFuture<Void> taken = acquisition.thenApply(t -> null);
+        taken.whenComplete((v, error) -> {
+            if (taken.isCancelled()) {
+                acquisition.cancel(false);   // gives up the wait, and gives back permits granted meanwhile
+            }
+        });
+        return taken;
+    }
+
+    @Override
+    public CompletableFuture<Boolean> tryAcquireAsync(int permits) {
+        return acquisition(atLeastOne(permits), 0);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> tryAcquireAsync(int permits, Duration waitTime) {
+        Objects.requireNonNull(waitTime, "waitTime");
+        return acquisition(atLeastOne(permits), Math.max(0, waitTime.toNanos()));
+    }
+
+    @Override
+    public CompletableFuture<Void> releaseAsync(int permits) {
+        return Futures.sent(() -> SemaphoreScripts.release(topology, name, atLeastOne(permits)))
+                .thenApply(free -> null);
+    }
+
+    private CompletableFuture<Boolean> acquisition(int permits, long waitNanos) {
+        return new PermitAcquisition(topology, waiters, timer, name, permits, waitNanos).start();
+    }
+
+    @Override
+    public String toString() {
+        return "semaphore " + name;
+    }
+}

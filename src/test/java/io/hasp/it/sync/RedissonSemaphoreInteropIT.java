@@ -1,0 +1,116 @@
+package io.hasp.it.sync;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hasp.HaspClient;
+import io.hasp.HaspConfig;
+import io.hasp.sync.HaspSemaphore;
+import io.hasp.testing.Conditions;
+import io.hasp.testing.RedisProbe;
+import io.hasp.testing.RedisServer;
+import io.hasp.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.Redisson;
+import org.redisson.api.RSemaphore;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+/**
+ * hasp's semaphore and Redisson's {@code RSemaphore} on one name and one server: they see the same permits, take
+ * them from each other, and each one's release wakes the other's waiter.
+ */
+@ExtendWith(RedisServerExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RedissonSemaphoreInteropIT {
+
+    /** Shorter than hasp's re-check (3 s): a hasp waiter done within it was woken by the release's message. */
+    private static final Duration WOKEN = Duration.ofMillis(2_500);
+
+    private HaspClient hasp;
+    private RedissonClient redisson;
+    private RedisProbe probe;
+
+    @BeforeAll
+    void connect(RedisServer redis) {
+        hasp = HaspClient.create(HaspConfig.builder().uri(redis.uri()).build());
+        Config config = new Config();
+        config.useSingleServer().setAddress(redis.uri());
+        redisson = Redisson.create(config);
+        probe = RedisProbe.connect(redis.port());
+    }
+
+    @AfterAll
+    void close() {
+        if (redisson != null) {
+            redisson.shutdown();
+        }
+        if (hasp != null) {
+            hasp.close();
+        }
+        if (probe != null) {
+            probe.close();
+        }
+    }
+
+    private static String name(TestInfo test) {
+        return "sem-interop:" + test.getTestMethod().orElseThrow().getName();
+    }
+
+    @Test
+    void bothSeeAndTakeTheSamePermits(TestInfo test) throws Exception {
+        HaspSemaphore ours = hasp.getSemaphore(name(test));
+        RSemaphore theirs = redisson.getSemaphore(name(test));
+        assertTrue(ours.trySetPermits(3));
+        assertFalse(theirs.trySetPermits(5), "Redisson sees them set");
+        assertEquals(3, theirs.availablePermits());
+        assertTrue(theirs.tryAcquire(2));
+        assertEquals(1, ours.availablePermits());
+        assertFalse(ours.tryAcquire(2));
+        assertTrue(ours.tryAcquire());
+        theirs.release(2);
+        ours.addPermits(1);
+        assertEquals(3, theirs.availablePermits());
+        assertEquals(3, ours.drainPermits());
+        assertEquals(0, theirs.availablePermits());
+    }
+
+    @Test
+    void aRedissonReleaseWakesAHaspWaiter(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspSemaphore ours = hasp.getSemaphore(name);
+        assertTrue(ours.trySetPermits(0));
+        CompletableFuture<Boolean> waiting = ours.tryAcquireAsync(1, Duration.ofSeconds(60));
+        assertTrue(Conditions.await(Duration.ofSeconds(20), () -> subscribers(name) == 1), "hasp's waiter listens");
+        redisson.getSemaphore(name).release();
+        assertTrue(Conditions.await(WOKEN, waiting::isDone), "woken by Redisson's message");
+        assertTrue(waiting.get(1, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aHaspReleaseWakesARedissonWaiter(TestInfo test) throws Exception {
+        String name = name(test);
+        RSemaphore theirs = redisson.getSemaphore(name);
+        assertTrue(theirs.trySetPermits(0));
+        CompletableFuture<Boolean> waiting = theirs.tryAcquireAsync(1, 60, TimeUnit.SECONDS).toCompletableFuture();
+        assertTrue(Conditions.await(Duration.ofSeconds(20), () -> subscribers(name) == 1), "Redisson's waiter listens");
+        hasp.getSemaphore(name).release();
+        // Redisson's waiter has no re-check of its own: done at all means it was woken by hasp's message.
+        assertTrue(waiting.get(20, TimeUnit.SECONDS));
+    }
+
+    private long subscribers(String name) {
+        List<?> reply = (List<?>) probe.call("PUBSUB", "NUMSUB", "redisson_sc:{" + name + "}");
+        return (Long) reply.get(1);
+    }
+}

@@ -1,0 +1,230 @@
+package io.hasp.it.sync;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hasp.HaspClient;
+import io.hasp.HaspConfig;
+import io.hasp.it.HotContention;
+import io.hasp.it.Topology;
+import io.hasp.it.TopologyServers;
+import io.hasp.sync.HaspSemaphore;
+import io.hasp.testing.Conditions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The semaphore on one server, a local Redis Cluster (sharded channels on 7.0) and behind Sentinel: permits set
+ * once, taken and given back, waiters woken by releases of other clients (at most as many as the permits a release
+ * frees), and a wait given up leaves no permit taken and no subscription behind.
+ */
+@ParameterizedClass
+@EnumSource(Topology.class)
+class SemaphoreIT {
+
+    /** Shorter than the waiters' re-check (3 s): a waiter done within it was woken by the release's message. */
+    private static final Duration WOKEN = Duration.ofMillis(2_500);
+    private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+    private static TopologyServers servers;
+    private static HaspClient client;
+    private static HaspClient other;
+
+    @Parameter
+    Topology topology;
+
+    @BeforeParameterizedClassInvocation
+    static void start(Topology topology) {
+        servers = TopologyServers.start(topology);
+        client = HaspClient.create(HaspConfig.builder().uri(servers.uri()).build());
+        other = HaspClient.create(HaspConfig.builder().uri(servers.uri()).build());
+    }
+
+    @AfterParameterizedClassInvocation
+    static void stop() {
+        try {
+            client.close();
+            other.close();
+        } finally {
+            servers.close();
+        }
+    }
+
+    private static String name(TestInfo test) {
+        return "sem:" + test.getTestMethod().orElseThrow().getName();
+    }
+
+    private static <T> T get(CompletableFuture<T> future) throws Exception {
+        return future.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private static long subscribers(String name) {
+        return servers.subscribers("redisson_sc:{" + name + "}");
+    }
+
+    @Test
+    void permitsAreSetOnceAddedDrainedTakenAndGivenBack(TestInfo test) throws Exception {
+        HaspSemaphore semaphore = client.getSemaphore(name(test));
+        assertEquals(0, semaphore.availablePermits(), "never set: no permits");
+        assertFalse(semaphore.tryAcquire(), "nothing to take");
+        assertTrue(semaphore.trySetPermits(3));
+        assertFalse(semaphore.trySetPermits(10), "set once");
+        assertEquals(3, semaphore.availablePermits());
+        assertTrue(semaphore.tryAcquire(2));
+        assertFalse(semaphore.tryAcquire(2), "one left");
+        assertTrue(semaphore.tryAcquire());
+        assertEquals(0, semaphore.availablePermits());
+        semaphore.release(3);
+        semaphore.addPermits(2);
+        assertEquals(5, semaphore.availablePermits());
+        semaphore.addPermits(-1);
+        assertEquals(4, semaphore.drainPermits());
+        assertEquals(0, semaphore.availablePermits());
+        assertEquals(0, semaphore.drainPermits());
+        assertEquals("0", servers.call(name(test), "GET", name(test)), "the permits at the name, as a number");
+    }
+
+    @Test
+    void aWaiterIsWokenByAReleaseOfAnotherClient(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspSemaphore semaphore = client.getSemaphore(name);
+        assertTrue(semaphore.trySetPermits(0));
+        CompletableFuture<Boolean> waiting = semaphore.tryAcquireAsync(1, Duration.ofSeconds(60));
+        assertTrue(Conditions.await(DEADLINE, () -> subscribers(name) == 1), "the waiter listens");
+        other.getSemaphore(name).release();
+        assertTrue(Conditions.await(WOKEN, waiting::isDone), "woken by the release's message, before any re-check");
+        assertTrue(get(waiting));
+        assertTrue(Conditions.await(DEADLINE, () -> subscribers(name) == 0), "the subscription ends with the wait");
+    }
+
+    @Test
+    void aReleaseOfTwoPermitsWakesTwoOfFiveWaitersHere(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspSemaphore semaphore = client.getSemaphore(name);
+        assertTrue(semaphore.trySetPermits(0));
+        long start = HotContention.scripts(servers, name);
+        List<CompletableFuture<Boolean>> waiting = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            waiting.add(semaphore.tryAcquireAsync(1, Duration.ofSeconds(60)));
+        }
+        assertTrue(Conditions.await(DEADLINE, () -> subscribers(name) == 1), "one subscription for five waiters");
+        // Each waiter tries, joins, and tries again once subscribed: ten scripts, then they park.
+        assertTrue(Conditions.await(DEADLINE, () -> HotContention.scripts(servers, name) - start >= 10));
+        other.getSemaphore(name).addPermits(0);   // the release script loaded where the semaphore lives: no NOSCRIPT
+        long before = HotContention.scripts(servers, name);
+        other.getSemaphore(name).release(2);
+        assertTrue(Conditions.await(WOKEN, () -> waiting.stream().filter(CompletableFuture::isDone).count() == 2),
+                "two waiters took the two permits");
+        long scripts = HotContention.scripts(servers, name) - before;
+        assertTrue(scripts <= 3, scripts + " scripts for a release of two permits (the release and two acquires;"
+                + " a release that woke every waiter here would run six)");
+        waiting.forEach(w -> w.cancel(false));
+        assertEquals(0, semaphore.availablePermits());
+    }
+
+    @Test
+    void aWaitGivenUpTakesNothingAndLeavesNoSubscription(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspSemaphore semaphore = client.getSemaphore(name);
+        assertTrue(semaphore.trySetPermits(0));
+        CompletableFuture<Void> cancelled = semaphore.acquireAsync(1);
+        assertFalse(semaphore.tryAcquire(1, Duration.ofMillis(200)), "the wait runs out");
+        assertTrue(Conditions.await(DEADLINE, () -> subscribers(name) == 1));
+        cancelled.cancel(false);
+        assertTrue(Conditions.await(DEADLINE, () -> subscribers(name) == 0), "nobody waits here any more");
+        semaphore.release();
+        assertEquals(1, semaphore.availablePermits(), "the permit stays free: the cancelled wait took nothing");
+    }
+
+    @Test
+    void anInterruptedAcquireGivesUpItsWait(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspSemaphore semaphore = client.getSemaphore(name);
+        assertTrue(semaphore.trySetPermits(0));
+        CompletableFuture<Throwable> thrown = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                semaphore.acquire();
+                thrown.complete(null);
+            } catch (Throwable t) {
+                thrown.complete(t);
+            }
+        }, "semaphore-waiter");
+        waiter.start();
+        try {
+            assertTrue(Conditions.await(DEADLINE, () -> subscribers(name) == 1), "the thread waits");
+            waiter.interrupt();
+            assertTrue(get(thrown) instanceof InterruptedException, "acquire() throws InterruptedException");
+        } finally {
+            waiter.interrupt();
+            waiter.join(DEADLINE.toMillis());
+        }
+        assertTrue(Conditions.await(DEADLINE, () -> subscribers(name) == 0));
+        semaphore.release();
+        assertEquals(1, semaphore.availablePermits());
+    }
+
+    @Test
+    void permitsBoundTheHoldersAcrossClients(TestInfo test) throws Exception {
+        String name = name(test);
+        assertTrue(client.getSemaphore(name).trySetPermits(2));
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            HaspSemaphore semaphore = (i % 2 == 0 ? client : other).getSemaphore(name);
+            Thread thread = new Thread(() -> {
+                try {
+                    for (int n = 0; n < 30; n++) {
+                        semaphore.acquire();
+                        try {
+                            most.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                            Thread.onSpinWait();
+                            inside.decrementAndGet();
+                        } finally {
+                            semaphore.release();
+                        }
+                    }
+                } catch (Throwable t) {
+                    synchronized (failures) {
+                        failures.add(t);
+                    }
+                }
+            }, "semaphore-user-" + i);
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.SECONDS.toMillis(60));
+        }
+        assertTrue(threads.stream().noneMatch(Thread::isAlive), "every user finished");
+        assertEquals(List.of(), failures);
+        assertTrue(most.get() <= 2, "at most two inside at once: " + most.get());
+        assertEquals(2, client.getSemaphore(name).availablePermits(), "every permit back");
+    }
+
+    @Test
+    void badArgumentsAreRefusedBeforeAnythingIsSent() {
+        HaspSemaphore semaphore = client.getSemaphore("sem:bad");
+        assertThrows(IllegalArgumentException.class, () -> semaphore.acquire(0));
+        assertThrows(IllegalArgumentException.class, () -> semaphore.tryAcquire(-1));
+        assertThrows(IllegalArgumentException.class, () -> semaphore.release(0));
+        assertThrows(IllegalArgumentException.class, () -> semaphore.trySetPermits(-1));
+        assertThrows(IllegalArgumentException.class, () -> client.getSemaphore(""));
+        assertThrows(NullPointerException.class, () -> semaphore.tryAcquireAsync(1, null));
+    }
+}
