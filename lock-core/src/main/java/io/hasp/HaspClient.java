@@ -10,11 +10,13 @@ import io.hasp.internal.lock.LockService;
 import io.hasp.internal.lock.Locks;
 import io.hasp.internal.sentinel.SentinelTopology;
 import io.hasp.internal.sync.PermitWaiters;
+import io.hasp.internal.sync.RedisCountDownLatch;
 import io.hasp.internal.sync.RedisSemaphore;
 import io.hasp.internal.topology.SingleServer;
 import io.hasp.internal.topology.Topology;
 import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
+import io.hasp.sync.HaspCountDownLatch;
 import io.hasp.sync.HaspSemaphore;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timer;
@@ -257,6 +259,19 @@ public final class HaspClient implements AutoCloseable {
      */
     public HaspSemaphore getSemaphore(String name) {
         return new RedisSemaphore(topology, permitWaiters, timer, name);
+    }
+
+    /**
+     * The count-down latch named {@code name}, wire-compatible with Redisson's {@code getCountDownLatch(name)}: the
+     * count at {@code name}, its waiters told on {@code redisson_countdownlatch__channel__{<name>}}, so that hasp and
+     * Redisson clients share it. Latches are cheap views.
+     *
+     * @param name the latch's Redis key
+     * @return the latch
+     * @throws IllegalArgumentException when {@code name} is null or empty
+     */
+    public HaspCountDownLatch getCountDownLatch(String name) {
+        return new RedisCountDownLatch(topology, permitWaiters, timer, name);
     }
 
     /**

@@ -19,6 +19,7 @@ import io.hasp.lock.MultiLock;
 import io.hasp.lock.RedLock;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
+import io.hasp.sync.HaspCountDownLatch;
 import io.hasp.sync.HaspSemaphore;
 import io.hasp.micrometer.HaspMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -209,6 +210,23 @@ public final class DocSamples {
         // end-sample: semaphore
     }
 
+    /** docs/synchronizers.md: the count-down latch. */
+    public static boolean latch(HaspClient client) throws Exception {
+        // begin-sample: latch
+        HaspCountDownLatch imported = client.getCountDownLatch("import:2026-11-27");
+        imported.trySetCount(3);                         // once per round: true when it set the count
+
+        // each of three workers, in any process:
+        importPart();
+        imported.countDown();
+
+        if (imported.await(30, TimeUnit.SECONDS)) {      // or await(), awaitAsync(...)
+            publishTheImport();
+        }
+        // end-sample: latch
+        return imported.getCount() == 0;
+    }
+
     /** docs/integrations.md: hasp's meters on a Micrometer registry. */
     public static void micrometer(String uri, MeterRegistry registry) throws Exception {
         // begin-sample: micrometer
@@ -366,6 +384,14 @@ public final class DocSamples {
         step("batch");
     }
 
+    static void importPart() {
+        step("import-part");
+    }
+
+    static void publishTheImport() {
+        step("import-published");
+    }
+
     static void callPartner() {
         step("partner-call");
     }
@@ -388,6 +414,6 @@ public final class DocSamples {
     }
 
     /** The sample's ids, for the test that runs them: every region above. */
-    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "replica-acks", "shedlock", "spring-integration", "micrometer", "read-write", "semaphore", "fair", "fenced", "multi-lock",
+    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "replica-acks", "shedlock", "spring-integration", "micrometer", "read-write", "semaphore", "latch", "fair", "fenced", "multi-lock",
             "redlock", "annotation", "annotation-interface");
 }

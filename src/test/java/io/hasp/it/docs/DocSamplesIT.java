@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
+import io.hasp.sync.HaspCountDownLatch;
 import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisCluster;
 import io.hasp.testing.RedisSentinel;
@@ -12,6 +13,7 @@ import io.hasp.testing.RedisServer;
 import io.hasp.testing.RedisServerExtension;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -82,6 +84,25 @@ class DocSamplesIT {
         assertEquals(2, ran("partner-call"));
         assertTrue(Conditions.await(Duration.ofSeconds(10),
                 () -> client.getSemaphore("partner-api").availablePermits() == 10), "every permit back");
+    }
+
+    @Test
+    void latch() throws Exception {
+        // Two workers elsewhere have counted down already; the sample is the third.
+        HaspCountDownLatch latch = client.getCountDownLatch("import:2026-11-27");
+        CompletableFuture<Boolean> third = CompletableFuture.supplyAsync(() -> {
+            try {
+                return DocSamples.latch(client);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertTrue(Conditions.await(Duration.ofSeconds(10), () -> latch.getCount() > 0 || third.isDone()));
+        latch.countDown();
+        latch.countDown();
+        assertTrue(third.get(30, java.util.concurrent.TimeUnit.SECONDS), "the latch opened");
+        assertEquals(1, ran("import-part"));
+        assertEquals(1, ran("import-published"));
     }
 
     @Test

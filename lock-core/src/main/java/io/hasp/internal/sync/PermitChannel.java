@@ -8,16 +8,19 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The waiters of one semaphore in one client, sharing one subscription to its channel. A message carries the number
- * of permits free after a release: it wakes at most that many parked waiters (the longest parked first), or leaves
- * as many chances for waiters between a failed try and parking, so that no release is missed between the two. A
- * resubscription wakes everyone, since messages may have been lost. Thread-safe: the fields are guarded by
- * {@code this}, and wake actions run outside the monitor.
+ * The waiters of one synchronizer in one client, sharing one subscription to its channel. A semaphore's message
+ * carries the number of permits free after a release: it wakes at most that many parked waiters (the longest parked
+ * first), or leaves as many chances for waiters between a failed try and parking, so that no release is missed
+ * between the two. Where every message wakes everyone (a latch's: its count reached zero, or was set anew), it wakes
+ * every waiter. A resubscription wakes everyone, since messages may have been lost. Thread-safe: the fields are
+ * guarded by {@code this}, and wake actions run outside the monitor.
  */
 final class PermitChannel implements MessageListener {
 
-    /** The semaphore's channel. */
+    /** The synchronizer's channel. */
     final String channel;
+    /** Whether every message wakes every waiter, whatever it says. */
+    private final boolean wakesAll;
     /** Completes with this channel once the server confirmed the subscription. */
     final CompletableFuture<PermitChannel> ready = new CompletableFuture<>();
 
@@ -27,8 +30,9 @@ final class PermitChannel implements MessageListener {
     private boolean closed;             // guarded by this
     private Subscription subscription;  // guarded by this
 
-    PermitChannel(String channel) {
+    PermitChannel(String channel, boolean wakesAll) {
         this.channel = channel;
+        this.wakesAll = wakesAll;
     }
 
     /** Adds a waiter; false when the channel is closed (the caller makes a new one). */
@@ -90,9 +94,13 @@ final class PermitChannel implements MessageListener {
         return parked.remove(wake);
     }
 
-    /** Handles a message: the number of free permits; runs on an event-loop thread. */
+    /** Handles a message: the number of free permits, or a wake-up for all; runs on an event-loop thread. */
     @Override
     public void onMessage(String channel, String message) {
+        if (wakesAll) {
+            wake(Long.MAX_VALUE);
+            return;
+        }
         long free;
         try {
             free = Long.parseLong(message.trim());

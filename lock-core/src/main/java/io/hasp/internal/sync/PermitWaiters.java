@@ -7,8 +7,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The semaphore waiters of one client, one {@link PermitChannel} per semaphore, each subscribed while anyone here
- * waits for that semaphore. Thread-safe.
+ * The synchronizer waiters of one client, one {@link PermitChannel} per semaphore or latch, each subscribed while
+ * anyone here waits for it. Thread-safe.
  */
 public final class PermitWaiters {
 
@@ -21,16 +21,17 @@ public final class PermitWaiters {
     }
 
     /**
-     * Joins the waiters of semaphore channel {@code channelName}; the future completes with the channel once its
+     * Joins the waiters of channel {@code channelName} ({@code wakesAll}: every message there wakes every waiter; else
+     * a message says how many to wake); the future completes with the channel once its
      * subscription is confirmed (the caller tries again only then: no release is missed), or fails when subscribing
      * failed. Every join, successful or not, is followed by one {@link #leave}.
      */
-    CompletableFuture<PermitChannel> join(String channelName) {
+    CompletableFuture<PermitChannel> join(String channelName, boolean wakesAll) {
         for (;;) {
             PermitChannel channel = channels.get(channelName);
             boolean created = false;
             if (channel == null) {
-                PermitChannel fresh = new PermitChannel(channelName);
+                PermitChannel fresh = new PermitChannel(channelName, wakesAll);
                 channel = channels.putIfAbsent(channelName, fresh);
                 if (channel == null) {
                     channel = fresh;

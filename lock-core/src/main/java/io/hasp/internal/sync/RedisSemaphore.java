@@ -7,7 +7,6 @@ import io.netty.util.Timer;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -53,19 +52,8 @@ public final class RedisSemaphore implements HaspSemaphore {
         return Futures.join(future, "a blocking HaspSemaphore call");
     }
 
-    /** Waits for an acquisition, interruptibly: an interrupt cancels it (permits granted meanwhile go back). */
     private static <T> T awaitInterruptibly(CompletableFuture<T> future) throws InterruptedException {
-        if (!future.isDone()) {
-            Futures.checkBlockingAllowed("a blocking HaspSemaphore acquisition");
-        }
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            future.cancel(false);
-            throw e;
-        } catch (ExecutionException e) {
-            throw Futures.rethrowable(e.getCause());
-        }
+        return SyncWait.awaitInterruptibly(future, "a blocking HaspSemaphore acquisition");
     }
 
     @Override
@@ -166,14 +154,7 @@ public final class RedisSemaphore implements HaspSemaphore {
 
     @Override
     public CompletableFuture<Void> acquireAsync(int permits) {
-        CompletableFuture<Boolean> acquisition = acquisition(atLeastOne(permits), -1);
-        CompletableFuture<Void> taken = acquisition.thenApply(t -> null);
-        taken.whenComplete((v, error) -> {
-            if (taken.isCancelled()) {
-                acquisition.cancel(false);   // gives up the wait, and gives back permits granted meanwhile
-            }
-        });
-        return taken;
+        return SyncWait.done(acquisition(atLeastOne(permits), -1));
     }
 
     @Override
@@ -194,7 +175,9 @@ public final class RedisSemaphore implements HaspSemaphore {
     }
 
     private CompletableFuture<Boolean> acquisition(int permits, long waitNanos) {
-        return new PermitAcquisition(topology, waiters, timer, name, permits, waitNanos).start();
+        return new SyncWait(waiters, timer, SemaphoreScripts.channel(name), false,
+                () -> SemaphoreScripts.acquire(topology, name, permits),
+                () -> SemaphoreScripts.release(topology, name, permits), toString(), waitNanos).start();
     }
 
     @Override

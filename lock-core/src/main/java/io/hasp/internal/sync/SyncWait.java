@@ -1,21 +1,23 @@
 package io.hasp.internal.sync;
 
 import io.hasp.internal.Futures;
-import io.hasp.internal.topology.Topology;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One acquisition of permits that may wait: tries, joins the semaphore's waiters here when too few are free, tries
- * again once subscribed (no release is missed), then parks until a release announces free permits, a re-check is
- * due, or its deadline passes. At most one try is in flight at a time. Permits granted after the result ended (its
- * deadline passed, or it was cancelled, as the grant landed) are given back at once.
+ * One wait of a synchronizer (permits of a semaphore, a latch's count reaching zero) that may wait: tries, joins the
+ * synchronizer's waiters here when the try fails, tries again once subscribed (no announcement is missed), then
+ * parks until an announcement wakes it, a re-check is due, or its deadline passes. At most one try is in flight at a
+ * time. What a try took after the result ended (its deadline passed, or it was cancelled, as the try landed) is
+ * given back at once by the wait's undo.
  */
-final class PermitAcquisition implements Runnable {
+final class SyncWait implements Runnable {
 
     /**
      * How long a parked waiter waits for a message before it looks again anyway: permits added by something that
@@ -23,16 +25,18 @@ final class PermitAcquisition implements Runnable {
      */
     static final long RECHECK_MILLIS = 3_000;
 
-    private static final Logger log = LoggerFactory.getLogger(PermitAcquisition.class);
+    private static final Logger log = LoggerFactory.getLogger(SyncWait.class);
 
-    private final Topology topology;
     private final PermitWaiters waiters;
     private final Timer timer;
-    private final String name;
-    private final int permits;
+    private final String channelName;
+    private final boolean wakesAll;
+    private final Supplier<CompletableFuture<Boolean>> tryOnce;
+    private final Supplier<CompletableFuture<?>> undo;
+    private final String what;
     private final boolean bounded;
     private final long deadlineNanos;
-    /** What the caller gets: true when the permits were taken, false when the wait ran out. */
+    /** What the caller gets: true when a try succeeded, false when the wait ran out. */
     final CompletableFuture<Boolean> result = new CompletableFuture<>();
 
     private PermitChannel channel;   // guarded by this
@@ -40,21 +44,64 @@ final class PermitAcquisition implements Runnable {
     private Timeout deadline;        // guarded by this
 
     /**
-     * An acquisition of {@code permits} of semaphore {@code name} that waits at most {@code waitNanos} (negative:
-     * without a limit; 0: a single try).
+     * A wait that waits at most {@code waitNanos} (negative: without a limit; 0: a single try).
+     *
+     * @param channelName the synchronizer's channel, where its announcements come
+     * @param wakesAll whether every announcement wakes every waiter here (else it carries how many to wake)
+     * @param tryOnce one try: a future of {@code true} when it succeeded
+     * @param undo gives back what a try took, for a success that came after the wait ended; null when a try takes
+     *     nothing
+     * @param what the synchronizer, for logs
      */
-    PermitAcquisition(Topology topology, PermitWaiters waiters, Timer timer, String name, int permits,
+    SyncWait(PermitWaiters waiters, Timer timer, String channelName, boolean wakesAll,
+            Supplier<CompletableFuture<Boolean>> tryOnce, Supplier<CompletableFuture<?>> undo, String what,
             long waitNanos) {
-        this.topology = topology;
         this.waiters = waiters;
         this.timer = timer;
-        this.name = name;
-        this.permits = permits;
+        this.channelName = channelName;
+        this.wakesAll = wakesAll;
+        this.tryOnce = tryOnce;
+        this.undo = undo;
+        this.what = what;
         this.bounded = waitNanos >= 0;
         this.deadlineNanos = System.nanoTime() + Math.max(0, waitNanos);
     }
 
-    /** Starts the acquisition; returns its result. */
+    /**
+     * Waits for {@code future} (a wait's result, or one made from it), interruptibly: an interrupt cancels it, and
+     * what a try took meanwhile is given back.
+     *
+     * @param operation what the caller does, for the message when called on a client thread
+     */
+    static <T> T awaitInterruptibly(CompletableFuture<T> future, String operation) throws InterruptedException {
+        if (!future.isDone()) {
+            Futures.checkBlockingAllowed(operation);
+        }
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            future.cancel(false);
+            throw e;
+        } catch (ExecutionException e) {
+            throw Futures.rethrowable(e.getCause());
+        }
+    }
+
+    /**
+     * The wait {@code wait} as a future of nothing, for calls whose success has no value: cancelling it cancels the
+     * wait (and gives back what a try took meanwhile).
+     */
+    static CompletableFuture<Void> done(CompletableFuture<Boolean> wait) {
+        CompletableFuture<Void> done = wait.thenApply(succeeded -> null);
+        done.whenComplete((v, error) -> {
+            if (done.isCancelled()) {
+                wait.cancel(false);
+            }
+        });
+        return done;
+    }
+
+    /** Starts the wait; returns its result. */
     CompletableFuture<Boolean> start() {
         result.whenComplete((taken, error) -> ended());
         if (bounded && remainingNanos() > 0) {
@@ -78,17 +125,17 @@ final class PermitAcquisition implements Runnable {
         if (result.isDone()) {
             return;
         }
-        Futures.sent(() -> SemaphoreScripts.acquire(topology, name, permits)).whenComplete(this::onReply);
+        Futures.sent(tryOnce).whenComplete(this::onReply);
     }
 
     private void onReply(Boolean taken, Throwable error) {
         if (error != null) {
-            // The script may have run (its reply was lost): the caller hears the Redis error, not a refusal.
+            // The try may have run (its reply was lost): the caller hears the Redis error, not a refusal.
             result.completeExceptionally(Futures.unwrap(error));
             return;
         }
         if (taken) {
-            if (!result.complete(true)) {
+            if (!result.complete(true) && undo != null) {
                 giveBack();
             }
             return;
@@ -105,7 +152,7 @@ final class PermitAcquisition implements Runnable {
             joined = channel;
         }
         if (joined == null) {
-            waiters.join(SemaphoreScripts.channel(name)).whenComplete(this::onJoined);
+            waiters.join(channelName, wakesAll).whenComplete(this::onJoined);
         } else {
             park(joined);
         }
@@ -131,7 +178,7 @@ final class PermitAcquisition implements Runnable {
 
     private void park(PermitChannel joined) {
         if (!joined.parkUnlessChance(this)) {
-            attempt();   // a release came since this try
+            attempt();   // an announcement came since this try
             return;
         }
         long delayNanos = TimeUnit.MILLISECONDS.toNanos(RECHECK_MILLIS);
@@ -152,7 +199,7 @@ final class PermitAcquisition implements Runnable {
         }
     }
 
-    /** Woken by a release here: tries again. */
+    /** Woken by an announcement here: tries again. */
     @Override
     public void run() {
         Timeout t;
@@ -190,10 +237,10 @@ final class PermitAcquisition implements Runnable {
     }
 
     private void giveBack() {
-        Futures.sent(() -> SemaphoreScripts.release(topology, name, permits)).whenComplete((free, error) -> {
+        Futures.sent(undo::get).whenComplete((undone, error) -> {
             if (error != null) {
-                log.warn("semaphore {}: {} permit(s) granted after the acquisition ended could not be given back: {}",
-                        name, permits, error.toString());
+                log.warn("{}: what a try took after its wait ended could not be given back: {}", what,
+                        error.toString());
             }
         });
     }

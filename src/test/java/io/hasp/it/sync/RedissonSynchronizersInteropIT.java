@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
+import io.hasp.sync.HaspCountDownLatch;
 import io.hasp.sync.HaspSemaphore;
 import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisProbe;
@@ -22,17 +23,18 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.redisson.Redisson;
+import org.redisson.api.RCountDownLatch;
 import org.redisson.api.RSemaphore;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * hasp's semaphore and Redisson's {@code RSemaphore} on one name and one server: they see the same permits, take
- * them from each other, and each one's release wakes the other's waiter.
+ * hasp's synchronizers and Redisson's on one name and one server: a semaphore's permits and a count-down latch's
+ * count are seen and changed by both, and each one's release (or last count-down) wakes the other's waiter.
  */
 @ExtendWith(RedisServerExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class RedissonSemaphoreInteropIT {
+class RedissonSynchronizersInteropIT {
 
     /** Shorter than hasp's re-check (3 s): a hasp waiter done within it was woken by the release's message. */
     private static final Duration WOKEN = Duration.ofMillis(2_500);
@@ -64,7 +66,7 @@ class RedissonSemaphoreInteropIT {
     }
 
     private static String name(TestInfo test) {
-        return "sem-interop:" + test.getTestMethod().orElseThrow().getName();
+        return "sync-interop:" + test.getTestMethod().orElseThrow().getName();
     }
 
     @Test
@@ -110,7 +112,54 @@ class RedissonSemaphoreInteropIT {
     }
 
     private long subscribers(String name) {
-        List<?> reply = (List<?>) probe.call("PUBSUB", "NUMSUB", "redisson_sc:{" + name + "}");
+        return subscribersOf("redisson_sc:{" + name + "}");
+    }
+
+    private long subscribersOf(String channel) {
+        List<?> reply = (List<?>) probe.call("PUBSUB", "NUMSUB", channel);
         return (Long) reply.get(1);
+    }
+
+    @Test
+    void bothSeeAndCountDownTheSameLatch(TestInfo test) {
+        HaspCountDownLatch ours = hasp.getCountDownLatch(name(test));
+        RCountDownLatch theirs = redisson.getCountDownLatch(name(test));
+        assertTrue(theirs.trySetCount(3));
+        assertFalse(ours.trySetCount(5), "hasp sees the count set");
+        assertEquals(3, ours.getCount());
+        ours.countDown();
+        assertEquals(2, theirs.getCount());
+        theirs.countDown();
+        ours.countDown();
+        assertEquals(0, theirs.getCount());
+        assertEquals(0, ours.getCount());
+        assertTrue(ours.trySetCount(1), "an open latch takes a new count");
+        assertTrue(theirs.delete());
+        assertEquals(0, ours.getCount());
+    }
+
+    @Test
+    void aRedissonCountDownWakesAHaspWaiter(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspCountDownLatch ours = hasp.getCountDownLatch(name);
+        assertTrue(ours.trySetCount(1));
+        CompletableFuture<Boolean> waiting = ours.awaitAsync(Duration.ofSeconds(60));
+        assertTrue(Conditions.await(Duration.ofSeconds(20),
+                () -> subscribersOf("redisson_countdownlatch__channel__{" + name + "}") == 1), "hasp's waiter listens");
+        redisson.getCountDownLatch(name).countDown();
+        assertTrue(Conditions.await(WOKEN, waiting::isDone), "woken by Redisson's message");
+        assertTrue(waiting.get(1, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aHaspCountDownWakesARedissonWaiter(TestInfo test) throws Exception {
+        String name = name(test);
+        RCountDownLatch theirs = redisson.getCountDownLatch(name);
+        assertTrue(theirs.trySetCount(1));
+        CompletableFuture<Boolean> waiting = theirs.awaitAsync(60, TimeUnit.SECONDS).toCompletableFuture();
+        assertTrue(Conditions.await(Duration.ofSeconds(20),
+                () -> subscribersOf("redisson_countdownlatch__channel__{" + name + "}") == 1), "Redisson's waiter listens");
+        hasp.getCountDownLatch(name).countDown();
+        assertTrue(waiting.get(20, TimeUnit.SECONDS), "Redisson's waiter woken by hasp's message");
     }
 }
