@@ -13,12 +13,7 @@ import java.util.concurrent.TimeUnit;
  * The {@link HaspCountDownLatch} of one name on one client: scripts on the client's topology ({@link LatchScripts}),
  * waiting through the client's {@link PermitWaiters}. A cheap view; thread-safe.
  */
-public final class RedisCountDownLatch implements HaspCountDownLatch {
-
-    private final Topology topology;
-    private final PermitWaiters waiters;
-    private final Timer timer;
-    private final String name;
+public final class RedisCountDownLatch extends Synchronizer implements HaspCountDownLatch {
 
     /**
      * The latch {@code name} of a client.
@@ -26,19 +21,7 @@ public final class RedisCountDownLatch implements HaspCountDownLatch {
      * @throws IllegalArgumentException when {@code name} is null or empty
      */
     public RedisCountDownLatch(Topology topology, PermitWaiters waiters, Timer timer, String name) {
-        if (name == null || name.isEmpty()) {
-            throw new IllegalArgumentException("latch name: " + (name == null ? "null" : "empty")
-                    + " (expected: the latch's Redis key)");
-        }
-        this.topology = topology;
-        this.waiters = waiters;
-        this.timer = timer;
-        this.name = name;
-    }
-
-    @Override
-    public String getName() {
-        return name;
+        super(topology, waiters, timer, name, "latch");
     }
 
     private static <T> T join(CompletableFuture<T> future) {

@@ -13,12 +13,7 @@ import java.util.concurrent.TimeUnit;
  * The {@link HaspSemaphore} of one name on one client: scripts on the client's topology ({@link SemaphoreScripts}),
  * waiting through the client's {@link PermitWaiters}. A cheap view; thread-safe.
  */
-public final class RedisSemaphore implements HaspSemaphore {
-
-    private final Topology topology;
-    private final PermitWaiters waiters;
-    private final Timer timer;
-    private final String name;
+public final class RedisSemaphore extends Synchronizer implements HaspSemaphore {
 
     /**
      * The semaphore {@code name} of a client.
@@ -26,19 +21,7 @@ public final class RedisSemaphore implements HaspSemaphore {
      * @throws IllegalArgumentException when {@code name} is null or empty
      */
     public RedisSemaphore(Topology topology, PermitWaiters waiters, Timer timer, String name) {
-        if (name == null || name.isEmpty()) {
-            throw new IllegalArgumentException("semaphore name: " + (name == null ? "null" : "empty")
-                    + " (expected: the semaphore's Redis key)");
-        }
-        this.topology = topology;
-        this.waiters = waiters;
-        this.timer = timer;
-        this.name = name;
-    }
-
-    @Override
-    public String getName() {
-        return name;
+        super(topology, waiters, timer, name, "semaphore");
     }
 
     private static int atLeastOne(int permits) {

@@ -10,6 +10,7 @@ import io.hasp.HaspConfig;
 import io.hasp.it.HotContention;
 import io.hasp.it.Topology;
 import io.hasp.it.TopologyServers;
+import io.hasp.sync.HaspCountDownLatch;
 import io.hasp.sync.HaspSemaphore;
 import io.hasp.testing.Conditions;
 import java.time.Duration;
@@ -27,15 +28,17 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The semaphore on one server, a local Redis Cluster (sharded channels on 7.0) and behind Sentinel: permits set
- * once, taken and given back, waiters woken by releases of other clients (at most as many as the permits a release
- * frees), and a wait given up leaves no permit taken and no subscription behind.
+ * The semaphore and the count-down latch on one server, a local Redis Cluster (sharded channels on 7.0) and behind
+ * Sentinel. The semaphore: permits set once, taken and given back, waiters woken by releases of other clients (at
+ * most as many as the permits a release frees), and a wait given up leaves no permit taken and no subscription
+ * behind. The latch: a count set once, counted down to open, set anew; waiters of two clients woken when it opens;
+ * a wait given up leaves no subscription behind.
  */
 @ParameterizedClass
 @EnumSource(Topology.class)
-class SemaphoreIT {
+class SynchronizersIT {
 
-    /** Shorter than the waiters' re-check (3 s): a waiter done within it was woken by the release's message. */
+    /** Shorter than the waiters' re-check (3 s): a waiter done within it was woken by a message. */
     private static final Duration WOKEN = Duration.ofMillis(2_500);
     private static final Duration DEADLINE = Duration.ofSeconds(20);
 
@@ -73,6 +76,10 @@ class SemaphoreIT {
 
     private static long subscribers(String name) {
         return servers.subscribers("redisson_sc:{" + name + "}");
+    }
+
+    private static long latchSubscribers(String name) {
+        return servers.subscribers("redisson_countdownlatch__channel__{" + name + "}");
     }
 
     @Test
@@ -226,5 +233,91 @@ class SemaphoreIT {
         assertThrows(IllegalArgumentException.class, () -> semaphore.trySetPermits(-1));
         assertThrows(IllegalArgumentException.class, () -> client.getSemaphore(""));
         assertThrows(NullPointerException.class, () -> semaphore.tryAcquireAsync(1, null));
+    }
+
+    @Test
+    void aCountIsSetOnceCountedDownToOpenAndSetAnew(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspCountDownLatch latch = client.getCountDownLatch(name);
+        assertEquals(0, latch.getCount(), "no count: open");
+        assertTrue(latch.await(Duration.ZERO), "an open latch lets a waiter through");
+        assertTrue(latch.trySetCount(2));
+        assertFalse(latch.trySetCount(5), "set once");
+        assertFalse(latch.await(Duration.ofMillis(100)), "closed: the wait runs out");
+        latch.countDown();
+        assertEquals(1, latch.getCount());
+        other.getCountDownLatch(name).countDown();
+        assertEquals(0, latch.getCount());
+        assertEquals(0L, servers.call(name, "EXISTS", name), "open: the key is gone");
+        latch.countDown();
+        assertEquals(0, latch.getCount(), "counting down an open latch does nothing");
+        assertTrue(latch.trySetCount(1), "an open latch takes a new count");
+        assertTrue(latch.delete());
+        assertEquals(0, latch.getCount());
+    }
+
+    @Test
+    void waitersOfTwoClientsAreWokenWhenTheLatchOpens(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspCountDownLatch latch = client.getCountDownLatch(name);
+        assertTrue(latch.trySetCount(2));
+        List<CompletableFuture<Boolean>> waiting = List.of(latch.awaitAsync(Duration.ofSeconds(60)),
+                latch.awaitAsync(Duration.ofSeconds(60)), other.getCountDownLatch(name).awaitAsync(Duration.ofSeconds(60)));
+        assertTrue(Conditions.await(DEADLINE, () -> latchSubscribers(name) == 2), "one subscription per client");
+        latch.countDown();
+        assertFalse(Conditions.await(Duration.ofMillis(200), () -> waiting.stream().anyMatch(CompletableFuture::isDone)),
+                "still closed");
+        other.getCountDownLatch(name).countDown();
+        assertTrue(Conditions.await(WOKEN, () -> waiting.stream().allMatch(CompletableFuture::isDone)),
+                "every waiter woken by the message, before any re-check");
+        for (CompletableFuture<Boolean> w : waiting) {
+            assertTrue(w.get(1, TimeUnit.SECONDS));
+        }
+        assertTrue(Conditions.await(DEADLINE, () -> latchSubscribers(name) == 0), "the subscriptions end with the waits");
+    }
+
+    @Test
+    void aBlockingAwaitReturnsWhenAnotherClientDeletesTheLatch(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspCountDownLatch latch = client.getCountDownLatch(name);
+        assertTrue(latch.trySetCount(5));
+        CompletableFuture<Boolean> opened = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                latch.await();
+                opened.complete(true);
+            } catch (Throwable t) {
+                opened.completeExceptionally(t);
+            }
+        }, "latch-waiter");
+        waiter.start();
+        try {
+            assertTrue(Conditions.await(DEADLINE, () -> latchSubscribers(name) == 1), "the thread waits");
+            assertTrue(other.getCountDownLatch(name).delete());
+            assertTrue(opened.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS));
+        } finally {
+            waiter.interrupt();
+            waiter.join(DEADLINE.toMillis());
+        }
+    }
+
+    @Test
+    void aWaitGivenUpLeavesNoSubscription(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspCountDownLatch latch = client.getCountDownLatch(name);
+        assertTrue(latch.trySetCount(1));
+        CompletableFuture<Void> waiting = latch.awaitAsync();
+        assertTrue(Conditions.await(DEADLINE, () -> latchSubscribers(name) == 1));
+        waiting.cancel(false);
+        assertTrue(Conditions.await(DEADLINE, () -> latchSubscribers(name) == 0), "nobody waits here any more");
+        assertEquals(1, latch.getCount());
+    }
+
+    @Test
+    void badLatchArgumentsAreRefusedBeforeAnythingIsSent() {
+        HaspCountDownLatch latch = client.getCountDownLatch("latch:bad");
+        assertThrows(IllegalArgumentException.class, () -> latch.trySetCount(0));
+        assertThrows(IllegalArgumentException.class, () -> client.getCountDownLatch(null));
+        assertThrows(NullPointerException.class, () -> latch.awaitAsync(null));
     }
 }
