@@ -1,6 +1,7 @@
 package io.hasp.it.rw;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
@@ -133,13 +134,13 @@ class ReadWriteHotLockIT {
         if (checkedWithoutTurns(name)) {
             return;
         }
-        long[] counts = contend(clients, 4, name, 1_600);
+        long[] counts = contend(clients, 4, name, 400);   // readers that never pause keep writers waiting
         assertTrue(Arrays.stream(counts).allMatch(c -> c > 0), "every writing process served: "
                 + Arrays.toString(counts));
     }
 
     @Test
-    void aFreeLockKeptForAnotherProcesssTurnIsLeftToItByReadersAndWriters(TestInfo test) throws Exception {
+    void aFreeLockKeptForAnotherProcesssTurnHoldsBackWritersButNotReaders(TestInfo test) throws Exception {
         String name = name(test);
         if (checkedWithoutTurns(name)) {
             return;
@@ -149,17 +150,33 @@ class ReadWriteHotLockIT {
         String turn = "hasp_rwlock_turn:{" + name + "}";
         // The turn of a process that was told and has not tried yet (here: the second client's).
         servers.call(name, "SET", turn, clients.get(1).id(), "PX", "10000");
-        assertTrue(!RwTesting.get(lock.readLock().tryLockAsync(lock.readLock().owner(1))),
-                "a reader of another process leaves the free lock to the turn");
-        assertTrue(!RwTesting.get(lock.writeLock().tryLockAsync(lock.writeLock().owner(2))),
-                "so does a writer of another process");
-        LockOwner reader = turnsOwn.readLock().owner(3);
-        assertTrue(RwTesting.get(turnsOwn.readLock().tryLockAsync(reader)), "a reader of the turn's process takes it");
+        assertFalse(RwTesting.get(lock.writeLock().tryLockAsync(lock.writeLock().owner(2))),
+                "a writer of another process leaves the free lock to the turn");
+        LockOwner writer = turnsOwn.writeLock().owner(3);
+        assertTrue(RwTesting.get(turnsOwn.writeLock().tryLockAsync(writer)), "a writer of the turn's process takes it");
         assertEquals(0L, servers.call(name, "EXISTS", turn), "and uses the turn up");
-        assertTrue(RwTesting.get(lock.readLock().tryLockAsync(lock.readLock().owner(1))),
-                "then readers of other processes join");
-        RwTesting.get(lock.readLock().unlockAsync(lock.readLock().owner(1)));
-        RwTesting.get(turnsOwn.readLock().unlockAsync(reader));
+        RwTesting.get(turnsOwn.writeLock().unlockAsync(writer));
+        // Readers take no place in line, so a process whose waiters only read never gets a turn: they are not
+        // held back by one, and enter as they did before writers took turns.
+        servers.call(name, "SET", turn, clients.get(1).id(), "PX", "10000");
+        LockOwner reader = lock.readLock().owner(1);
+        assertTrue(RwTesting.get(lock.readLock().tryLockAsync(reader)), "a reader of another process enters");
+        RwTesting.get(lock.readLock().unlockAsync(reader));
+    }
+
+    @Test
+    void readersOfProcessesThatDoNotWriteAreServedWhileWritersTakeTurns(TestInfo test) throws Exception {
+        String name = name(test);
+        if (checkedWithoutTurns(name)) {
+            return;
+        }
+        // Four processes write, four others only read: every reader gets in while the writers keep the line busy.
+        List<HaspClient> writers = clients.subList(0, 4);
+        List<HaspClient> readers = clients.subList(4, 8);
+        long[] counts = HotContention.run(writers.stream().map(client -> lock(client, name).writeLock()).toList(),
+                readers.stream().map(client -> lock(client, name).readLock()).toList(), 400);
+        assertTrue(Arrays.stream(counts).allMatch(c -> c > 0), "every writing process served: "
+                + Arrays.toString(counts));
     }
 
     @Test

@@ -302,6 +302,17 @@ class SynchronizersIT {
     }
 
     @Test
+    void aLatchWaiterThatMissedTheOpeningLooksAgainAtItsDeadline(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspCountDownLatch latch = client.getCountDownLatch(name);
+        assertTrue(latch.trySetCount(1));
+        CompletableFuture<Boolean> waiting = latch.awaitAsync(Duration.ofMillis(1_500));   // before any re-check
+        assertTrue(Conditions.await(DEADLINE, () -> latchSubscribers(name) == 1), "the waiter listens");
+        servers.call(name, "DEL", name);   // opened with no message at all
+        assertTrue(waiting.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS), "its last look found the latch open");
+    }
+
+    @Test
     void aWaitGivenUpLeavesNoSubscription(TestInfo test) throws Exception {
         String name = name(test);
         HaspCountDownLatch latch = client.getCountDownLatch(name);

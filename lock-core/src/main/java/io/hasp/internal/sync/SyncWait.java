@@ -105,7 +105,7 @@ final class SyncWait implements Runnable {
     CompletableFuture<Boolean> start() {
         result.whenComplete((taken, error) -> ended());
         if (bounded && remainingNanos() > 0) {
-            Timeout t = timer.newTimeout(x -> result.complete(false), remainingNanos(), TimeUnit.NANOSECONDS);
+            Timeout t = timer.newTimeout(x -> deadlinePassed(), remainingNanos(), TimeUnit.NANOSECONDS);
             synchronized (this) {
                 deadline = t;
             }
@@ -182,7 +182,7 @@ final class SyncWait implements Runnable {
             return;
         }
         long delayNanos = TimeUnit.MILLISECONDS.toNanos(RECHECK_MILLIS);
-        if (bounded) {
+        if (bounded) {   // parked as the deadline passed: its last look is due at once
             delayNanos = Math.min(delayNanos, Math.max(1, remainingNanos()));
         }
         Timeout t = timer.newTimeout(x -> {
@@ -196,6 +196,20 @@ final class SyncWait implements Runnable {
         if (result.isDone()) {
             joined.unpark(this);
             t.cancel();
+        }
+    }
+
+    /**
+     * The wait's time is up: a parked waiter looks once more (an announcement it missed must not make it answer
+     * false), and the answer of that try, or of the try or join already on its way, decides.
+     */
+    private void deadlinePassed() {
+        PermitChannel joined;
+        synchronized (this) {
+            joined = channel;
+        }
+        if (joined != null && joined.unpark(this)) {
+            attempt();
         }
     }
 

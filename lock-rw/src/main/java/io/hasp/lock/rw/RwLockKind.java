@@ -84,14 +84,15 @@ final class RwLockKind implements LockKind {
 
     /**
      * Runs the mode's acquire script for process {@code process}: a writer that waits takes a place in the
-     * writers' line; a reader never does, and leaves a free lock kept for another process's turn to it. An upgrade
-     * fails the future with {@link LockUpgradeException}.
+     * writers' line, and leaves a free lock kept for another process's turn to it; a reader takes no place and is
+     * not held back by a turn (a process whose waiters only read never gets one). An upgrade fails the future with
+     * {@link LockUpgradeException}.
      */
     @Override
     public CompletableFuture<AcquireOutcome> acquireInLine(Topology topology, String name, LockOwner owner,
             long leaseMillis, int targetCount, String process, boolean waits) {
         if (mode == LockMode.READ) {
-            return ReadAcquireScript.run(topology.commands(), name, owner.field(), leaseMillis, targetCount, process);
+            return ReadAcquireScript.run(topology.commands(), name, owner.field(), leaseMillis, targetCount);
         }
         return WriteAcquireScript.run(topology.commands(), name, owner.field(), leaseMillis, targetCount, process,
                 waits).thenCompose(outcome -> outcome == WriteAcquireScript.UPGRADE

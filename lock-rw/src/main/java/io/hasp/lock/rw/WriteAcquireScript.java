@@ -17,8 +17,12 @@ final class WriteAcquireScript {
 
     static final Script SCRIPT = Turns.compose(WriteAcquireScript.class, "write_acquire.lua");
 
-    /** The answer when the owner asks for the write lock while it holds the read lock (compared by identity). */
-    static final AcquireOutcome UPGRADE = AcquireOutcome.busy(0);
+    /**
+     * The answer when the owner asks for the write lock while it holds the read lock (compared by identity). Busy
+     * with no expiry where it is not recognised (a reply replicas did not confirm): the waiter then looks again
+     * after a second, never in a spin.
+     */
+    static final AcquireOutcome UPGRADE = AcquireOutcome.busy(-1);
 
     /** As {@link AcquireOutcome#IN_LINE_REPLY}, with the status {@code UPGRADE} for {@link #UPGRADE}. */
     static final Reply<AcquireOutcome> REPLY = new Reply<>("WRITE_ACQUIRE_OUTCOME") {

@@ -31,7 +31,7 @@ final class WriteUnlockScript {
      *
      * @return a future of {@link ReleaseOutcome#NOT_HELD}, {@link ReleaseOutcome#STILL_HELD},
      *     {@link ReleaseOutcome#ENDED}, or
-     *     {@link ReleaseOutcome#FREED} or one of the outcomes that gave the turn ({@link ReleaseOutcome#turnGiven()}) (all waiters are told in the last two cases)
+     *     {@link ReleaseOutcome#FREED} or one of the outcomes that gave the turn ({@link ReleaseOutcome#turnGiven()})
      */
     static CompletableFuture<ReleaseOutcome> run(Topology topology, String name, String ownerField, String latch,
             long latchMillis, int expectedCount, ReleasingProcess releasing) {

@@ -1,6 +1,5 @@
 -- read_acquire.lua: take or re-enter the read lock of a read/write lock for one owner; safe to
--- send twice. Runs after turns.lua: readers take no place in the writers' line, but a free lock kept for another
--- process's turn is left to it.
+-- send twice.
 --
 -- Layout (shared with Redisson 4.x's RReadWriteLock): the lock is a hash with the field 'mode'
 -- ('read' or 'write'), one field per read holder, "<clientId>:<holderId>" -> its read hold count,
@@ -10,7 +9,6 @@
 --
 -- KEYS[1]  the lock's hash
 -- KEYS[2]  this owner's timeout key prefix, "{<name>}:<clientId>:<holderId>:rwlock_timeout"
--- KEYS[3]  the turn of the writers' line, "hasp_rwlock_turn:{<name>}"
 -- ARGV[1]  this hold's lease in milliseconds
 -- ARGV[2]  the owner's read field, "<clientId>:<holderId>"
 -- ARGV[3]  the owner's write field, "<clientId>:<holderId>:write": holding the write lock lets
@@ -18,13 +16,12 @@
 -- ARGV[4]  the read hold count this request brings the owner to (its count + 1). A request
 --          re-sent after its reply was lost finds the count reached, refreshes that hold's
 --          timeout key and adds nothing.
--- ARGV[5]  the calling process (its hasp client id): on its turn, its readers may take the free lock too
 --
 -- Returns  nil when the owner holds the read lock after the call; the status LOST when a re-entry
 --          (ARGV[4] above 1) finds no read hold of the owner: the hold its caller counts on ended
 --          unnoticed, and a fresh grant would let the caller's inner unlock free it under its outer
 --          code; otherwise the lock's remaining time to live in milliseconds (PTTL; -1 when the
---          holder set no expiry), or, when the free lock is kept for another process's turn, the turn's.
+--          holder set no expiry).
 
 if tonumber(ARGV[4]) > 1 and redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
     return redis.status_reply('LOST')
@@ -35,9 +32,6 @@ if mode == 'write' and redis.call('hexists', KEYS[1], ARGV[3]) == 0 then
     return redis.call('pttl', KEYS[1])
 end
 if not mode then
-    if not may_take(KEYS[3], ARGV[5]) then
-        return math.max(1, redis.call('pttl', KEYS[3]))
-    end
     redis.call('hset', KEYS[1], 'mode', 'read')
 end
 
