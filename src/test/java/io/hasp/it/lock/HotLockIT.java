@@ -9,10 +9,12 @@ import io.hasp.it.HotContention;
 import io.hasp.it.Topology;
 import io.hasp.it.TopologyServers;
 import io.hasp.lock.HaspLock;
+import io.hasp.lock.LockOwner;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
@@ -143,5 +145,35 @@ class HotLockIT {
         long[] counts = contend(clients.subList(1, 5), name, 400);
         assertTrue(Arrays.stream(counts).sum() >= 400 && Arrays.stream(counts).allMatch(c -> c > 0),
                 "the others went on, each served: " + Arrays.toString(counts));
+    }
+
+    @Test
+    void aTurnThatComesBackToAProcessWithNobodyWaitingGoesOnToTheNext(TestInfo test) throws Exception {
+        String name = name(test);
+        if (checkedWithoutTurns(name)) {
+            return;
+        }
+        HaspClient releasing = clients.get(0);
+        HaspClient next = clients.get(1);
+        HaspLock lock = releasing.getLock(name);
+        HaspLock theirs = next.getLock(name);
+        String releasingTurns = "hasp_lock_turn__channel:{" + name + "}:" + releasing.id();
+        LockOwner holder = lock.owner(1);
+        assertTrue(lock.tryLockAsync(holder).get(10, TimeUnit.SECONDS));
+        // The releasing process stands in line (a waiter of its own, which then gives up), and its waiters'
+        // channel closes once it lingered; its place in line stays (for 5 s).
+        CompletableFuture<Void> gaveUp = lock.lockAsync(lock.owner(2));
+        Clients.await("the releasing process stands in line", seconds(10),
+                () -> servers.subscribers(releasingTurns) == 1);
+        gaveUp.cancel(false);
+        Clients.await("its waiters' channel closed", seconds(10), () -> servers.subscribers(releasingTurns) == 0);
+        // Another process waits in line behind it, parked for its turn (up to 1.7 s before it looks again).
+        CompletableFuture<Void> waiting = theirs.lockAsync(theirs.owner(3));
+        Clients.await("the next process stands in line", seconds(10), () -> servers.subscribers(
+                "hasp_lock_turn__channel:{" + name + "}:" + next.id()) == 1);
+        lock.unlockAsync(holder).get(10, TimeUnit.SECONDS);
+        // The turn came back to the releasing process, which has nobody to take it: it passes it on at once.
+        Clients.await("the next process took its turn", seconds(1), waiting::isDone);
+        theirs.unlockAsync(theirs.owner(3)).get(10, TimeUnit.SECONDS);
     }
 }

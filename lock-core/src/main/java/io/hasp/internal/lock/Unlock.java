@@ -294,6 +294,8 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
                 WaitChannel channel = channel();
                 if (channel != null) {
                     channel.freed(outcome, context.nanoTime(), staysInLine, turnsAtSend);
+                } else if (outcome == ReleaseOutcome.FREED_OWN_TURN) {
+                    Turns.passer(context, kind, name).run();   // a place kept from before, and nobody here waits
                 }
             }
         } else if (hold != null) {
