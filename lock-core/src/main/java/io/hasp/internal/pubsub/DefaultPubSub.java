@@ -194,7 +194,7 @@ public final class DefaultPubSub implements PubSub, ConnectionListener, PushPars
         List<String> batch = new ArrayList<>();
         boolean subscribe = true;
         for (Op op : ops) {
-            if (!batch.isEmpty() && (op.subscribe != subscribe || batch.size() == RESUBSCRIBE_BATCH)) {
+            if (!batch.isEmpty() && (op.subscribe != subscribe || batch.size() == batchLimit())) {
                 write(subscribe, batch);
             }
             subscribe = op.subscribe;
@@ -204,6 +204,14 @@ public final class DefaultPubSub implements PubSub, ConnectionListener, PushPars
             write(subscribe, batch);
         }
         ops.clear();
+    }
+
+    /**
+     * How many channels one subscribe or unsubscribe command carries: a sharded one only channels of one slot (the
+     * server refuses the whole command with {@code CROSSSLOT} otherwise), so one channel each; classic ones many.
+     */
+    private int batchLimit() {
+        return kind == ChannelKind.SHARDED ? 1 : RESUBSCRIBE_BATCH;
     }
 
     private void write(boolean subscribe, List<String> channelNames) {
@@ -374,7 +382,7 @@ public final class DefaultPubSub implements PubSub, ConnectionListener, PushPars
             state.subscribeSent = true;
             state.pendingConfirmations++;
             batch.add(state.channel);
-            if (batch.size() == RESUBSCRIBE_BATCH) {
+            if (batch.size() == batchLimit()) {
                 write(true, batch);
             }
         }
