@@ -360,6 +360,7 @@ public final class HaspClient implements AutoCloseable {
         }
         closed = true;
         locks.close();
+        permitWaiters.close();   // semaphore and latch waits end now: their timers and subscriptions go with the client
         CompletableFuture<Void> connectionsClosed = topology.close();
         boolean onClientThread = ClientThreads.isClientThread(Thread.currentThread());
         if (!onClientThread) {

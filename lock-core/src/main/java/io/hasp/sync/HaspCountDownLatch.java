@@ -12,7 +12,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Unlike {@link java.util.concurrent.CountDownLatch}, a latch can be used again: once open, {@link #trySetCount}
  * sets a new count. A waiter listens on the latch's channel (one subscription per client and latch) and also looks
- * again every few seconds, so a message lost costs at most that. Counting down an open latch does nothing.
+ * again every few seconds and at its deadline, so a message lost costs at most that. Counting down an open latch does
+ * nothing. Closing the client ends its waits with {@link io.hasp.RedisClosedException}. On a Redis Cluster the name
+ * must not carry a hash tag of its own (braces): the channel always adds one, as Redisson's does.
  *
  * <p>Blocking calls must not run on a hasp client's own threads (they fail at once with
  * {@link IllegalStateException}); the async twins complete on them.

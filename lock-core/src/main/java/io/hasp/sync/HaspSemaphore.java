@@ -16,8 +16,10 @@ import java.util.concurrent.TimeUnit;
  * <p>A waiting acquisition listens on the semaphore's channel (one subscription per client and semaphore): a
  * release of n permits wakes at most n of this client's waiters, and each looks again at least every few seconds
  * anyway. A waiter whose wait ends (deadline, interrupt, cancelled future) while its permits are granted gives them
- * back. When a command fails (the server unreachable, no reply in time) the call fails with that
- * {@link io.hasp.RedisException}; for an acquisition whose reply was lost the permits may have been taken.
+ * back; a wait interrupted just as its permits were granted keeps them, and its thread keeps its interrupt status.
+ * When a command fails (the server unreachable, no reply in time) the call fails with that
+ * {@link io.hasp.RedisException}; for an acquisition whose reply was lost the permits may have been taken. Closing the
+ * client ends its waits with {@link io.hasp.RedisClosedException}.
  *
  * <p>Blocking calls must not run on a hasp client's own threads (they fail at once with
  * {@link IllegalStateException}); the async twins complete on them.
@@ -89,6 +91,7 @@ public interface HaspSemaphore {
      *
      * @param permits how many, at least 1
      * @return whether they were taken
+     * @throws IllegalArgumentException when {@code permits} is below 1
      */
     boolean tryAcquire(int permits);
 
@@ -123,6 +126,7 @@ public interface HaspSemaphore {
      * Gives {@code permits} permits back (or adds them), waking waiters for them.
      *
      * @param permits how many, at least 1
+     * @throws IllegalArgumentException when {@code permits} is below 1
      */
     void release(int permits);
 

@@ -357,10 +357,11 @@ class ClusterFailoverIT {
     @Test
     void aWaiterWhoseSubscriptionsNodeIsKilledListensAgainWhereTheClusterMovedIt() throws Exception {
         // On 6.2 the node killed carries the waiter's client's classic subscriptions, and the lock lives on another
-        // pair, the one the client is seeded with. On 7.0+ the sharded channel lives on the lock's master. The lock is
-        // a read/write lock's write lock: its waiters take no turns, so one parks for the holder's whole lease (60 s)
-        // and sends no command meanwhile. What moves its subscription within the 30 s below is its client noticing
-        // the node's loss (its pub/sub connection there, or its command connections), not a retry of its own.
+        // pair, the one the client is seeded with. On 7.0+ the sharded channel lives on the lock's master. The waiter
+        // is a read/write lock's reader behind its writer: readers take no turns, so one parks for the holder's whole
+        // lease (60 s) and sends no command meanwhile. What moves its subscription within the 30 s below is its
+        // client noticing the node's loss (its pub/sub connection there, or its command connections), not a retry of
+        // its own.
         HaspConfig noPeriodicRefresh = HaspConfig.builder().uri(cluster.uri()).topologyRefresh(Duration.ofHours(1)).build();
         int listening;
         try (HaspClient probe = HaspClient.create(noPeriodicRefresh)) {
@@ -379,7 +380,7 @@ class ClusterFailoverIT {
         try {
             HaspLock held = HaspReadWriteLocks.get(holder, name).writeLock();
             held.lock();
-            CompletableFuture<Boolean> waiting = waitOnceFor(HaspReadWriteLocks.get(waiter, name).writeLock(), threads,
+            CompletableFuture<Boolean> waiting = waitOnceFor(HaspReadWriteLocks.get(waiter, name).readLock(), threads,
                     new AtomicBoolean());
             assertTrue(Conditions.await(Duration.ofSeconds(10), () -> subscribers(killed, name) > 0),
                     "the waiter listens on " + killed);

@@ -204,8 +204,9 @@ public final class DocSamples {
         }
 
         calls.acquireAsync(3)                          // async twins: acquire, tryAcquire, release, ...
-            .thenRun(() -> callPartner())
-            .whenComplete((v, e) -> calls.releaseAsync(3))
+            .thenRun(() -> {
+                try { callPartner(); } finally { calls.releaseAsync(3); }
+            })
             .get(10, TimeUnit.SECONDS);
         // end-sample: semaphore
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
+import io.hasp.RedisClosedException;
 import io.hasp.it.HotContention;
 import io.hasp.it.Topology;
 import io.hasp.it.TopologyServers;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -225,11 +227,36 @@ class SynchronizersIT {
     }
 
     @Test
+    void closingTheClientEndsItsWaits(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspClient closing = HaspClient.create(HaspConfig.builder().uri(servers.uri()).build());
+        assertTrue(closing.getSemaphore(name).trySetPermits(0));
+        assertTrue(closing.getCountDownLatch(name + ":latch").trySetCount(1));
+        CompletableFuture<Void> acquiring = closing.getSemaphore(name).acquireAsync(1);
+        CompletableFuture<Boolean> bounded = closing.getSemaphore(name).tryAcquireAsync(1, Duration.ofSeconds(60));
+        CompletableFuture<Void> awaiting = closing.getCountDownLatch(name + ":latch").awaitAsync();
+        assertTrue(Conditions.await(DEADLINE, () -> subscribers(name) > 0),
+                () -> "the semaphore's waits listen: " + acquiring + ", " + bounded);
+        assertTrue(Conditions.await(DEADLINE, () -> latchSubscribers(name + ":latch") > 0), "the latch's wait listens");
+        closing.close();
+        for (CompletableFuture<?> wait : List.of(acquiring, bounded, awaiting)) {
+            ExecutionException ended = assertThrows(ExecutionException.class, () -> wait.get(10, TimeUnit.SECONDS));
+            assertTrue(ended.getCause() instanceof RedisClosedException, String.valueOf(ended.getCause()));
+        }
+        ExecutionException late = assertThrows(ExecutionException.class,
+                () -> closing.getSemaphore(name).tryAcquireAsync(1, Duration.ofSeconds(1)).get(10, TimeUnit.SECONDS));
+        assertTrue(late.getCause() instanceof RedisClosedException, "a wait started after the close fails: "
+                + late.getCause());
+        assertEquals(0, client.getSemaphore(name).availablePermits(), "nothing was taken");
+    }
+
+    @Test
     void badArgumentsAreRefusedBeforeAnythingIsSent() {
         HaspSemaphore semaphore = client.getSemaphore("sem:bad");
         assertThrows(IllegalArgumentException.class, () -> semaphore.acquire(0));
         assertThrows(IllegalArgumentException.class, () -> semaphore.tryAcquire(-1));
         assertThrows(IllegalArgumentException.class, () -> semaphore.release(0));
+        assertThrows(IllegalArgumentException.class, () -> semaphore.releaseAsync(0));
         assertThrows(IllegalArgumentException.class, () -> semaphore.trySetPermits(-1));
         assertThrows(IllegalArgumentException.class, () -> client.getSemaphore(""));
         assertThrows(NullPointerException.class, () -> semaphore.tryAcquireAsync(1, null));

@@ -24,7 +24,7 @@ final class PermitChannel implements MessageListener {
     /** Completes with this channel once the server confirmed the subscription. */
     final CompletableFuture<PermitChannel> ready = new CompletableFuture<>();
 
-    private final ArrayDeque<Runnable> parked = new ArrayDeque<>();
+    private final ArrayDeque<SyncWait> parked = new ArrayDeque<>();
     private int refs;                   // guarded by this
     private int chances;                // guarded by this
     private boolean closed;             // guarded by this
@@ -80,7 +80,7 @@ final class PermitChannel implements MessageListener {
     }
 
     /** Parks {@code wake} unless a chance is left by a message since the waiter's try; false: try again now. */
-    synchronized boolean parkUnlessChance(Runnable wake) {
+    synchronized boolean parkUnlessChance(SyncWait wake) {
         if (chances > 0) {
             chances--;
             return false;
@@ -90,7 +90,7 @@ final class PermitChannel implements MessageListener {
     }
 
     /** Takes {@code wake} out of the queue (its wait ended another way); true when it was parked. */
-    synchronized boolean unpark(Runnable wake) {
+    synchronized boolean unpark(SyncWait wake) {
         return parked.remove(wake);
     }
 
@@ -117,18 +117,27 @@ final class PermitChannel implements MessageListener {
     }
 
     private void wake(long free) {
-        List<Runnable> wakes = new ArrayList<>();
-        synchronized (this) {
-            while (wakes.size() < free && !parked.isEmpty()) {
-                wakes.add(parked.pollFirst());
+        long left = free;
+        while (left > 0) {
+            List<SyncWait> wakes = new ArrayList<>();
+            synchronized (this) {
+                while (wakes.size() < left && !parked.isEmpty()) {
+                    wakes.add(parked.pollFirst());
+                }
+                long unused = left - wakes.size();
+                if (unused > 0) {
+                    chances = (int) Math.min(refs, chances + Math.min(unused, refs));
+                }
             }
-            long left = free - wakes.size();
-            if (left > 0) {
-                chances = (int) Math.min(refs, chances + Math.min(left, refs));
+            left = 0;
+            for (SyncWait wake : wakes) {
+                if (!wake.woken()) {
+                    left++;   // its wait had ended: the wake goes to the next waiter
+                }
             }
-        }
-        for (Runnable wake : wakes) {
-            wake.run();
+            if (free == Long.MAX_VALUE) {
+                return;
+            }
         }
     }
 

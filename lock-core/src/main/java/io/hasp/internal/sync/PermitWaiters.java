@@ -1,8 +1,10 @@
 package io.hasp.internal.sync;
 
+import io.hasp.RedisClosedException;
 import io.hasp.internal.Futures;
 import io.hasp.internal.pubsub.PubSub;
 import io.hasp.internal.pubsub.Subscription;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -14,6 +16,9 @@ public final class PermitWaiters {
 
     private final PubSub pubSub;
     private final ConcurrentHashMap<String, PermitChannel> channels = new ConcurrentHashMap<>();
+    /** The waits of this client that have not ended, so that closing the client ends them. */
+    private final Set<SyncWait> waits = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
 
     /** The waiters of a client whose subscriptions go through {@code pubSub}. */
     public PermitWaiters(PubSub pubSub) {
@@ -24,7 +29,7 @@ public final class PermitWaiters {
      * Joins the waiters of channel {@code channelName} ({@code wakesAll}: every message there wakes every waiter; else
      * a message says how many to wake); the future completes with the channel once its
      * subscription is confirmed (the caller tries again only then: no release is missed), or fails when subscribing
-     * failed. Every join, successful or not, is followed by one {@link #leave}.
+     * failed. Every successful join is followed by one {@link #leave}.
      */
     CompletableFuture<PermitChannel> join(String channelName, boolean wakesAll) {
         for (;;) {
@@ -72,6 +77,32 @@ public final class PermitWaiters {
             if (ending != null) {
                 ending.unsubscribe();
             }
+        }
+    }
+
+    /** Records a wait that starts; false when the client is closed (the wait then fails at once). */
+    boolean started(SyncWait wait) {
+        waits.add(wait);
+        if (closed) {
+            waits.remove(wait);
+            return false;
+        }
+        return true;
+    }
+
+    /** A wait ended. */
+    void ended(SyncWait wait) {
+        waits.remove(wait);
+    }
+
+    /**
+     * The client is closing: every wait that has not ended fails with {@link RedisClosedException} (its timers and
+     * its subscription go with the client), and waits started from now on fail at once.
+     */
+    public void close() {
+        closed = true;
+        for (SyncWait wait : waits) {
+            wait.clientClosed();
         }
     }
 

@@ -80,13 +80,13 @@ public final class RedisCountDownLatch extends Synchronizer implements HaspCount
 
     @Override
     public CompletableFuture<Void> awaitAsync() {
-        return SyncWait.done(opening(-1));
+        return opening(-1).startForNothing();
     }
 
     @Override
     public CompletableFuture<Boolean> awaitAsync(Duration waitTime) {
         Objects.requireNonNull(waitTime, "waitTime");
-        return opening(Math.max(0, waitTime.toNanos()));
+        return opening(Math.max(0, waitTime.toNanos())).start();
     }
 
     @Override
@@ -100,9 +100,9 @@ public final class RedisCountDownLatch extends Synchronizer implements HaspCount
     }
 
     /** A wait for the latch to open: every announcement (zero reached, a new count) makes each waiter look again. */
-    private CompletableFuture<Boolean> opening(long waitNanos) {
+    private SyncWait opening(long waitNanos) {
         return new SyncWait(waiters, timer, LatchScripts.channel(name), true,
-                () -> getCountAsync().thenApply(count -> count == 0), null, toString(), waitNanos).start();
+                () -> getCountAsync().thenApply(count -> count == 0), null, toString(), waitNanos);
     }
 
     @Override

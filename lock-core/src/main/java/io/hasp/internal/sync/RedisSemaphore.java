@@ -137,7 +137,7 @@ public final class RedisSemaphore extends Synchronizer implements HaspSemaphore 
 
     @Override
     public CompletableFuture<Void> acquireAsync(int permits) {
-        return SyncWait.done(acquisition(atLeastOne(permits), -1));
+        return waitFor(atLeastOne(permits), -1).startForNothing();
     }
 
     @Override
@@ -153,14 +153,18 @@ public final class RedisSemaphore extends Synchronizer implements HaspSemaphore 
 
     @Override
     public CompletableFuture<Void> releaseAsync(int permits) {
-        return Futures.sent(() -> SemaphoreScripts.release(topology, name, atLeastOne(permits)))
-                .thenApply(free -> null);
+        atLeastOne(permits);
+        return Futures.sent(() -> SemaphoreScripts.release(topology, name, permits)).thenApply(free -> null);
     }
 
     private CompletableFuture<Boolean> acquisition(int permits, long waitNanos) {
+        return waitFor(permits, waitNanos).start();
+    }
+
+    private SyncWait waitFor(int permits, long waitNanos) {
         return new SyncWait(waiters, timer, SemaphoreScripts.channel(name), false,
                 () -> SemaphoreScripts.acquire(topology, name, permits),
-                () -> SemaphoreScripts.release(topology, name, permits), toString(), waitNanos).start();
+                () -> SemaphoreScripts.release(topology, name, permits), toString(), waitNanos);
     }
 
     @Override

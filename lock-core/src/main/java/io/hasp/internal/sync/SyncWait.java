@@ -1,5 +1,6 @@
 package io.hasp.internal.sync;
 
+import io.hasp.RedisClosedException;
 import io.hasp.internal.Futures;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
@@ -17,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * time. What a try took after the result ended (its deadline passed, or it was cancelled, as the try landed) is
  * given back at once by the wait's undo.
  */
-final class SyncWait implements Runnable {
+final class SyncWait {
 
     /**
      * How long a parked waiter waits for a message before it looks again anyway: permits added by something that
@@ -80,22 +81,29 @@ final class SyncWait implements Runnable {
         try {
             return future.get();
         } catch (InterruptedException e) {
-            future.cancel(false);
-            throw e;
+            if (future.cancel(false) || future.isCompletedExceptionally()) {
+                throw e;
+            }
+            // It succeeded as the interrupt came: its result stands (permits taken are the caller's), and the
+            // thread keeps its interrupt status.
+            Thread.currentThread().interrupt();
+            return future.join();
         } catch (ExecutionException e) {
             throw Futures.rethrowable(e.getCause());
         }
     }
 
     /**
-     * The wait {@code wait} as a future of nothing, for calls whose success has no value: cancelling it cancels the
-     * wait (and gives back what a try took meanwhile).
+     * Starts the wait, as a future of nothing, for calls whose success has no value: cancelling it cancels the wait,
+     * and what a try took is given back, also when the try succeeded just before the cancel.
      */
-    static CompletableFuture<Void> done(CompletableFuture<Boolean> wait) {
-        CompletableFuture<Void> done = wait.thenApply(succeeded -> null);
+    CompletableFuture<Void> startForNothing() {
+        CompletableFuture<Boolean> started = start();
+        CompletableFuture<Void> done = started.thenApply(succeeded -> null);
         done.whenComplete((v, error) -> {
-            if (done.isCancelled()) {
-                wait.cancel(false);
+            if (done.isCancelled() && !started.cancel(false) && !started.isCompletedExceptionally() && undo != null
+                    && Boolean.TRUE.equals(started.join())) {
+                giveBack();
             }
         });
         return done;
@@ -103,9 +111,16 @@ final class SyncWait implements Runnable {
 
     /** Starts the wait; returns its result. */
     CompletableFuture<Boolean> start() {
+        if (!waiters.started(this)) {
+            result.completeExceptionally(new RedisClosedException("the hasp client is closed (" + what + ")"));
+            return result;
+        }
         result.whenComplete((taken, error) -> ended());
         if (bounded && remainingNanos() > 0) {
-            Timeout t = timer.newTimeout(x -> deadlinePassed(), remainingNanos(), TimeUnit.NANOSECONDS);
+            Timeout t = schedule(this::deadlinePassed, remainingNanos());
+            if (t == null) {
+                return result;
+            }
             synchronized (this) {
                 deadline = t;
             }
@@ -185,11 +200,15 @@ final class SyncWait implements Runnable {
         if (bounded) {   // parked as the deadline passed: its last look is due at once
             delayNanos = Math.min(delayNanos, Math.max(1, remainingNanos()));
         }
-        Timeout t = timer.newTimeout(x -> {
+        Timeout t = schedule(() -> {
             if (joined.unpark(this)) {
                 attempt();
             }
-        }, delayNanos, TimeUnit.NANOSECONDS);
+        }, delayNanos);
+        if (t == null) {
+            joined.unpark(this);
+            return;
+        }
         synchronized (this) {
             recheck = t;
         }
@@ -213,9 +232,34 @@ final class SyncWait implements Runnable {
         }
     }
 
-    /** Woken by an announcement here: tries again. */
-    @Override
-    public void run() {
+    /** Schedules {@code task} on the client's timer; null (the wait failed) when the timer stopped: the client closed. */
+    private Timeout schedule(Runnable task, long delayNanos) {
+        try {
+            return timer.newTimeout(x -> task.run(), delayNanos, TimeUnit.NANOSECONDS);
+        } catch (IllegalStateException stopped) {
+            clientClosed();
+            return null;
+        }
+    }
+
+    /** The client closed: the wait fails; its timers and subscription went with the client. */
+    void clientClosed() {
+        result.completeExceptionally(new RedisClosedException("the hasp client is closed (" + what + ")"));
+    }
+
+    /**
+     * Woken by an announcement here: tries again; false (nothing done) when the wait had ended, so that the wake
+     * goes to another waiter.
+     */
+    boolean woken() {
+        if (result.isDone()) {
+            return false;
+        }
+        run();
+        return true;
+    }
+
+    private void run() {
         Timeout t;
         synchronized (this) {
             t = recheck;
@@ -248,6 +292,7 @@ final class SyncWait implements Runnable {
             joined.unpark(this);
             waiters.leave(joined);
         }
+        waiters.ended(this);
     }
 
     private void giveBack() {

@@ -1,0 +1,69 @@
+package io.hasp.internal.sync;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How a synchronizer's announcements reach the parked waiters of one client: at most as many as the message says,
+ * a wake that reaches a waiter whose wait had ended goes to the next one, and a latch's message wakes everyone. No
+ * server: the channel alone, with waits whose tries are recorded and never answered.
+ */
+class PermitChannelTest {
+
+    private final PermitWaiters waiters = new PermitWaiters(null);
+    private final List<String> tries = new ArrayList<>();
+
+    private SyncWait parkedWait(PermitChannel channel, String name) {
+        SyncWait wait = new SyncWait(waiters, null, channel.channel, false, () -> {
+            tries.add(name);
+            return new CompletableFuture<>();
+        }, null, name, -1);
+        channel.join();
+        channel.parkUnlessChance(wait);
+        return wait;
+    }
+
+    @Test
+    void aMessageWakesAtMostAsManyWaitersAsItSaysLongestParkedFirst() {
+        PermitChannel channel = new PermitChannel("redisson_sc:{s}", false);
+        parkedWait(channel, "first");
+        parkedWait(channel, "second");
+        parkedWait(channel, "third");
+        channel.onMessage(channel.channel, "2");
+        assertEquals(List.of("first", "second"), tries);
+        assertEquals(1, channel.parked());
+    }
+
+    @Test
+    void aWakeThatReachesAnEndedWaitGoesToTheNextWaiter() {
+        PermitChannel channel = new PermitChannel("redisson_sc:{s}", false);
+        SyncWait ended = parkedWait(channel, "ended");
+        parkedWait(channel, "next");
+        ended.result.cancel(false);   // its wait ended (a deadline, a cancel) before it left the queue
+        channel.onMessage(channel.channel, "1");
+        assertEquals(List.of("next"), tries, "the one permit's wake was not lost on the ended wait");
+    }
+
+    @Test
+    void aMessageWithNobodyParkedLeavesAChanceForAWaiterBetweenTries() {
+        PermitChannel channel = new PermitChannel("redisson_sc:{s}", false);
+        channel.join();
+        channel.onMessage(channel.channel, "1");
+        SyncWait between = new SyncWait(waiters, null, channel.channel, false, CompletableFuture::new, null, "w", -1);
+        assertFalse(channel.parkUnlessChance(between), "the chance says: try again now");
+    }
+
+    @Test
+    void aLatchMessageWakesEveryWaiter() {
+        PermitChannel channel = new PermitChannel("redisson_countdownlatch__channel__{l}", true);
+        parkedWait(channel, "first");
+        parkedWait(channel, "second");
+        channel.onMessage(channel.channel, "0");
+        assertEquals(List.of("first", "second"), tries);
+    }
+}
