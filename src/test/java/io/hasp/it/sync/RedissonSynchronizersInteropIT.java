@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
+import io.hasp.it.RedissonRelease;
 import io.hasp.sync.HaspCountDownLatch;
 import io.hasp.sync.HaspSemaphore;
 import io.hasp.testing.Conditions;
@@ -30,7 +31,8 @@ import org.redisson.config.Config;
 
 /**
  * hasp's synchronizers and Redisson's on one name and one server: a semaphore's permits and a count-down latch's
- * count are seen and changed by both, and each one's release (or last count-down) wakes the other's waiter.
+ * count are seen and changed by both, and each one's release (or last count-down) wakes the other's waiter. Runs against
+ * Redisson 4.x here and against the last 3.x in hasp-interop-redisson3.
  */
 @ExtendWith(RedisServerExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -63,6 +65,11 @@ class RedissonSynchronizersInteropIT {
         if (probe != null) {
             probe.close();
         }
+    }
+
+    @Test
+    void runsAgainstTheRedissonReleaseTheBuildNames() throws Exception {
+        assertEquals(RedissonRelease.named(), RedissonRelease.onClassPath());
     }
 
     private static String name(TestInfo test) {
