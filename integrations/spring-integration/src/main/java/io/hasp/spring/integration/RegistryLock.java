@@ -171,6 +171,14 @@ final class RegistryLock implements DistributedLock {
                 try {
                     Object answer = acquiring.get();
                     boolean acquired = answer == null || Boolean.TRUE.equals(answer);
+                    if (interruptible && Thread.interrupted()) {
+                        // The answer came as an interrupt did, and the wait returned it keeping the interrupt: the
+                        // interrupt wins, as it would have a moment earlier, and a grant goes back first.
+                        if (acquired) {
+                            giveBack(owner);
+                        }
+                        throw new InterruptedException("interrupted while locking " + lock.getName());
+                    }
                     if (acquired) {
                         held(owner, ttl);
                     }
@@ -181,9 +189,16 @@ final class RegistryLock implements DistributedLock {
                         continue;
                     }
                     if (!acquiring.cancel(false) && !acquiring.isCompletedExceptionally()) {
-                        Object answer = acquiring.getNow(null);
+                        // Too late to cancel: its answer is here or on its way. Wait for it (not "not done yet" read
+                        // as a grant), and give a grant back: the caller will not unlock.
+                        Object answer;
+                        try {
+                            answer = Blocking.join(acquiring, OPERATION);
+                        } catch (RuntimeException failed) {
+                            answer = Boolean.FALSE;
+                        }
                         if (answer == null || Boolean.TRUE.equals(answer)) {
-                            giveBack(owner);   // granted as the interrupt came: the caller will not unlock
+                            giveBack(owner);
                         }
                     }
                     throw e;
