@@ -95,14 +95,20 @@ final class HoldRegistry {
     /** {@link #end(Hold, HoldEnd)}, remembering {@code why} for the unlock that will find the hold gone. */
     void end(Hold hold, HoldEnd how, String why) {
         boolean first = hold.markEnded();
+        boolean lost = how == HoldEnd.LOST || how == HoldEnd.EXPIRED;
+        if (first && lost) {
+            // Before the hold leaves the registry, and before anyone hears of its end: an unlock that finds no hold
+            // registered must find why it ended (its owner may unlock the moment holdEnd() completes, and the
+            // callbacks and the listener told here may take their time).
+            remember(hold.key, new Ended(how, why));
+        }
         holds.remove(hold.key, hold);
         if (first) {
             hold.end.complete(how);
             if (events != null) {
                 events.holdEnded(hold, how);
             }
-            if (how == HoldEnd.LOST || how == HoldEnd.EXPIRED) {
-                remember(hold.key, new Ended(how, why));
+            if (lost) {
                 onLost.accept(hold);
             }
         }

@@ -383,6 +383,41 @@ class HaspLockRegistryIT {
         lock.unlock();
     }
 
+    /**
+     * The race the test above meets now and then, made certain: the grant is complete and the interrupt set when
+     * the registry looks at its answer (a wait that returns a grant may keep the interrupt flag). The interrupt
+     * wins and the grant goes back; returning normally would leave a hold that the interrupted caller never
+     * unlocks, renewed for good.
+     */
+    @Test
+    void anInterruptThatComesWithTheGrantWinsAndTheGrantGoesBack() {
+        HaspLockRegistry registry = new HaspLockRegistry(client, registryKey);
+        HaspLock real = client.getLock(lockName("foo"));
+        HaspLock interruptedAsGranted = (HaspLock) java.lang.reflect.Proxy.newProxyInstance(
+                HaspLock.class.getClassLoader(), new Class<?>[] {HaspLock.class}, (proxy, method, args) -> {
+                    Object answer;
+                    try {
+                        answer = method.invoke(real, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    if (method.getName().equals("lockAsync")) {
+                        ((CompletableFuture<?>) answer).join();
+                        Thread.currentThread().interrupt();
+                    }
+                    return answer;
+                });
+        RegistryLock lock = new RegistryLock(registry, "foo", interruptedAsGranted);
+        try {
+            assertThrows(InterruptedException.class, lock::lockInterruptibly);
+            assertFalse(Thread.currentThread().isInterrupted(), "the interrupt is reported by the exception");
+            assertFalse(lock.isAcquiredInThisProcess(), "no hold recorded");
+            assertEquals(0L, redis("EXISTS", lockName("foo")), "the grant went back");
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
     @Test
     void destroyWaitsUntilTheThreadsGaveTheirLocksBack() throws Exception {
         HaspLockRegistry registry = new HaspLockRegistry(client, registryKey);
