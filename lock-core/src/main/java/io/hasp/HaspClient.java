@@ -11,12 +11,14 @@ import io.hasp.internal.lock.Locks;
 import io.hasp.internal.sentinel.SentinelTopology;
 import io.hasp.internal.sync.PermitWaiters;
 import io.hasp.internal.sync.RedisCountDownLatch;
+import io.hasp.internal.sync.RedisPermitExpirableSemaphore;
 import io.hasp.internal.sync.RedisSemaphore;
 import io.hasp.internal.topology.SingleServer;
 import io.hasp.internal.topology.Topology;
 import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
 import io.hasp.sync.HaspCountDownLatch;
+import io.hasp.sync.HaspPermitExpirableSemaphore;
 import io.hasp.sync.HaspSemaphore;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timer;
@@ -259,6 +261,21 @@ public final class HaspClient implements AutoCloseable {
      */
     public HaspSemaphore getSemaphore(String name) {
         return new RedisSemaphore(topology, permitWaiters, timer, name);
+    }
+
+    /**
+     * The permit-expirable semaphore named {@code name}, wire-compatible with Redisson's
+     * {@code getPermitExpirableSemaphore(name)}: the free permits at {@code name}, the leased permits in the sorted set
+     * {@code {<name>}:timeout} scored by the end of their leases, permits that come back announced on
+     * {@code redisson_sc:{<name>}}, so that hasp and Redisson clients share it. Each acquisition leases one permit and
+     * returns its id. Cheap views; all of one client's waiters of one semaphore share one subscription.
+     *
+     * @param name the semaphore's Redis key
+     * @return the semaphore
+     * @throws IllegalArgumentException when {@code name} is null or empty
+     */
+    public HaspPermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
+        return new RedisPermitExpirableSemaphore(topology, permitWaiters, timer, name);
     }
 
     /**

@@ -20,6 +20,7 @@ import io.hasp.lock.RedLock;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
 import io.hasp.sync.HaspCountDownLatch;
+import io.hasp.sync.HaspPermitExpirableSemaphore;
 import io.hasp.sync.HaspSemaphore;
 import io.hasp.micrometer.HaspMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -211,6 +212,26 @@ public final class DocSamples {
         // end-sample: semaphore
     }
 
+    /** docs/synchronizers.md: the permit-expirable semaphore. */
+    public static void leasedPermits(HaspClient client) throws Exception {
+        // begin-sample: leased-permits
+        HaspPermitExpirableSemaphore licences = client.getPermitExpirableSemaphore("render-licences");
+        licences.trySetPermits(4);
+
+        // a permit leased for 5 minutes: it comes back by itself if this process dies holding it
+        String permit = licences.tryAcquire(Duration.ofSeconds(10), Duration.ofMinutes(5));
+        if (permit != null) {
+            try {
+                renderFirstHalf();
+                licences.updateLeaseTime(permit, Duration.ofMinutes(5));   // more time, from now
+                renderSecondHalf();
+            } finally {
+                licences.release(permit);   // by its id, from any thread or process
+            }
+        }
+        // end-sample: leased-permits
+    }
+
     /** docs/synchronizers.md: the count-down latch. */
     public static boolean latch(HaspClient client) throws Exception {
         // begin-sample: latch
@@ -397,6 +418,14 @@ public final class DocSamples {
         step("partner-call");
     }
 
+    static void renderFirstHalf() {
+        step("render-first-half");
+    }
+
+    static void renderSecondHalf() {
+        step("render-second-half");
+    }
+
     static void read() {
         step("read");
     }
@@ -415,6 +444,6 @@ public final class DocSamples {
     }
 
     /** The sample's ids, for the test that runs them: every region above. */
-    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "replica-acks", "shedlock", "spring-integration", "micrometer", "read-write", "semaphore", "latch", "fair", "fenced", "multi-lock",
+    public static final List<String> IDS = List.of("quick-start", "cluster", "sentinel", "replica-acks", "shedlock", "spring-integration", "micrometer", "read-write", "semaphore", "leased-permits", "latch", "fair", "fenced", "multi-lock",
             "redlock", "annotation", "annotation-interface");
 }

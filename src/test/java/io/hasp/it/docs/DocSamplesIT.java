@@ -87,6 +87,15 @@ class DocSamplesIT {
     }
 
     @Test
+    void leasedPermits() throws Exception {
+        DocSamples.leasedPermits(client);
+        assertEquals(1, ran("render-first-half"));
+        assertEquals(1, ran("render-second-half"));
+        assertEquals(4, client.getPermitExpirableSemaphore("render-licences").availablePermits(), "the permit back");
+        assertEquals(0L, exists(redis, "{render-licences}:timeout"), "no lease left");
+    }
+
+    @Test
     void latch() throws Exception {
         // Two workers elsewhere have counted down already; the sample is the third.
         HaspCountDownLatch latch = client.getCountDownLatch("import:2026-11-27");

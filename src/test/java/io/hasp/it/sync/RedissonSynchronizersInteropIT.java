@@ -8,6 +8,7 @@ import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
 import io.hasp.it.RedissonRelease;
 import io.hasp.sync.HaspCountDownLatch;
+import io.hasp.sync.HaspPermitExpirableSemaphore;
 import io.hasp.sync.HaspSemaphore;
 import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisProbe;
@@ -25,13 +26,15 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.redisson.Redisson;
 import org.redisson.api.RCountDownLatch;
+import org.redisson.api.RPermitExpirableSemaphore;
 import org.redisson.api.RSemaphore;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * hasp's synchronizers and Redisson's on one name and one server: a semaphore's permits and a count-down latch's
- * count are seen and changed by both, and each one's release (or last count-down) wakes the other's waiter. Runs against
+ * hasp's synchronizers and Redisson's on one name and one server: a semaphore's permits, a permit-expirable
+ * semaphore's leases and a count-down latch's count are seen and changed by both, each one's release (or last
+ * count-down) wakes the other's waiter, and holders of both libraries never outnumber the permits. Runs against
  * Redisson 4.x here and against the last 3.x in hasp-interop-redisson3.
  */
 @ExtendWith(RedisServerExtension.class)
@@ -116,6 +119,137 @@ class RedissonSynchronizersInteropIT {
         hasp.getSemaphore(name).release();
         // Redisson's waiter has no re-check of its own: done at all means it was woken by hasp's message.
         assertTrue(waiting.get(20, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void leasesTakenByOneAreSeenReleasedAndExtendedByTheOther(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspPermitExpirableSemaphore ours = hasp.getPermitExpirableSemaphore(name);
+        RPermitExpirableSemaphore theirs = redisson.getPermitExpirableSemaphore(name);
+        assertTrue(ours.trySetPermits(3));
+        assertFalse(theirs.trySetPermits(5), "Redisson sees them set");
+        String ourId = ours.tryAcquire(Duration.ofMinutes(1));
+        String theirId = theirs.tryAcquire(0, 60, TimeUnit.SECONDS);
+        assertEquals(1, theirs.availablePermits());
+        assertEquals(1, ours.availablePermits());
+        long left = theirs.getLeaseTime(ourId);
+        assertTrue(left > 50_000 && left <= 61_000, "Redisson reads hasp's lease: " + left + " ms left");
+        assertTrue(theirs.updateLeaseTime(ourId, 2, TimeUnit.MINUTES));
+        assertTrue(ours.updateLeaseTime(theirId, Duration.ofMinutes(3)));
+        left = theirs.getLeaseTime(theirId);
+        assertTrue(left > 170_000 && left <= 181_000, "hasp extended Redisson's lease: " + left + " ms left");
+        theirs.release(ourId);
+        ours.release(theirId);
+        assertFalse(ours.tryRelease(ourId), "given back by Redisson");
+        assertFalse(theirs.tryRelease(theirId), "given back by hasp");
+        assertEquals(3, theirs.availablePermits());
+        assertEquals(3, ours.availablePermits());
+    }
+
+    @Test
+    void leasesThatRanOutAreReclaimedByEither(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspPermitExpirableSemaphore ours = hasp.getPermitExpirableSemaphore(name);
+        RPermitExpirableSemaphore theirs = redisson.getPermitExpirableSemaphore(name);
+        assertTrue(ours.trySetPermits(2));
+        String ourId = ours.tryAcquire(Duration.ofMillis(100));
+        assertTrue(Conditions.await(Duration.ofSeconds(20), () -> theirs.availablePermits() == 2),
+                "Redisson reclaims hasp's lease that ran out");
+        assertFalse(theirs.tryRelease(ourId));
+        String theirId = theirs.tryAcquire(0, 100, TimeUnit.MILLISECONDS);
+        assertTrue(Conditions.await(Duration.ofSeconds(20), () -> ours.availablePermits() == 2),
+                "hasp reclaims Redisson's lease that ran out");
+        assertFalse(ours.tryRelease(theirId));
+    }
+
+    @Test
+    void aRedissonReleaseByIdWakesAHaspLeaseWaiter(TestInfo test) throws Exception {
+        String name = name(test);
+        RPermitExpirableSemaphore theirs = redisson.getPermitExpirableSemaphore(name);
+        assertTrue(theirs.trySetPermits(1));
+        String theirId = theirs.tryAcquire(0, 60, TimeUnit.SECONDS);
+        CompletableFuture<String> waiting = hasp.getPermitExpirableSemaphore(name)
+                .tryAcquireAsync(Duration.ofSeconds(60), Duration.ofSeconds(60));
+        assertTrue(Conditions.await(Duration.ofSeconds(20), () -> subscribers(name) == 1), "hasp's waiter listens");
+        theirs.release(theirId);
+        assertTrue(Conditions.await(WOKEN, waiting::isDone), "woken by Redisson's message");
+        assertTrue(waiting.get(1, TimeUnit.SECONDS).matches("[0-9a-f]{32}"));
+    }
+
+    @Test
+    void aHaspReleaseByIdWakesARedissonLeaseWaiter(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspPermitExpirableSemaphore ours = hasp.getPermitExpirableSemaphore(name);
+        assertTrue(ours.trySetPermits(1));
+        String ourId = ours.tryAcquire(Duration.ofMinutes(1));
+        CompletableFuture<String> waiting = redisson.getPermitExpirableSemaphore(name)
+                .tryAcquireAsync(60, 60, TimeUnit.SECONDS).toCompletableFuture();
+        assertTrue(Conditions.await(Duration.ofSeconds(20), () -> subscribers(name) == 1), "Redisson's waiter listens");
+        ours.release(ourId);
+        // Redisson's waiter, whose try found a lease that ends in a minute, waits for a message or that end.
+        assertTrue(waiting.get(20, TimeUnit.SECONDS).matches("[0-9a-f]{32}"), "Redisson's waiter woken by hasp");
+    }
+
+    @Test
+    void holdersOfBothLibrariesNeverOutnumberThePermits(TestInfo test) throws Exception {
+        String name = name(test);
+        assertTrue(hasp.getSemaphore(name).trySetPermits(3));
+        assertTrue(hasp.getPermitExpirableSemaphore(name + ":leased").trySetPermits(3));
+        java.util.concurrent.atomic.AtomicInteger inside = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger insideLeased = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger mostLeased = new java.util.concurrent.atomic.AtomicInteger();
+        List<Thread> threads = new java.util.ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        for (int i = 0; i < 8; i++) {
+            boolean ofHasp = i % 2 == 0;
+            HaspSemaphore oursPlain = hasp.getSemaphore(name);
+            RSemaphore theirsPlain = redisson.getSemaphore(name);
+            HaspPermitExpirableSemaphore oursLeased = hasp.getPermitExpirableSemaphore(name + ":leased");
+            RPermitExpirableSemaphore theirsLeased = redisson.getPermitExpirableSemaphore(name + ":leased");
+            Thread thread = new Thread(() -> {
+                try {
+                    for (int n = 0; n < 25; n++) {
+                        if (ofHasp) {
+                            oursPlain.acquire();
+                        } else {
+                            theirsPlain.acquire();
+                        }
+                        most.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                        Thread.onSpinWait();
+                        inside.decrementAndGet();
+                        if (ofHasp) {
+                            oursPlain.release();
+                        } else {
+                            theirsPlain.release();
+                        }
+                        String id = ofHasp ? oursLeased.acquire(Duration.ofMinutes(1))
+                                : theirsLeased.acquire(60, TimeUnit.SECONDS);
+                        mostLeased.accumulateAndGet(insideLeased.incrementAndGet(), Math::max);
+                        Thread.onSpinWait();
+                        insideLeased.decrementAndGet();
+                        if (ofHasp) {
+                            oursLeased.release(id);
+                        } else {
+                            theirsLeased.release(id);
+                        }
+                    }
+                } catch (Throwable t) {
+                    failures.add(t);
+                }
+            }, (ofHasp ? "hasp" : "redisson") + "-holder-" + i);
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.SECONDS.toMillis(120));
+        }
+        assertTrue(threads.stream().noneMatch(Thread::isAlive), "every holder finished");
+        assertEquals(List.of(), failures);
+        assertTrue(most.get() <= 3, "at most three inside the plain semaphore: " + most.get());
+        assertTrue(mostLeased.get() <= 3, "at most three inside the expirable one: " + mostLeased.get());
+        assertEquals(3, redisson.getSemaphore(name).availablePermits(), "no permit lost");
+        assertEquals(3, redisson.getPermitExpirableSemaphore(name + ":leased").availablePermits(), "no lease lost");
     }
 
     private long subscribers(String name) {

@@ -7,6 +7,8 @@ import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +36,7 @@ final class SyncWait {
     private final boolean wakesAll;
     private final Supplier<CompletableFuture<Boolean>> tryOnce;
     private final Supplier<CompletableFuture<?>> undo;
+    private final LongSupplier nextLookMillis;
     private final String what;
     private final boolean bounded;
     private final long deadlineNanos;
@@ -57,6 +60,18 @@ final class SyncWait {
     SyncWait(PermitWaiters waiters, Timer timer, String channelName, boolean wakesAll,
             Supplier<CompletableFuture<Boolean>> tryOnce, Supplier<CompletableFuture<?>> undo, String what,
             long waitNanos) {
+        this(waiters, timer, channelName, wakesAll, tryOnce, undo, null, what, waitNanos);
+    }
+
+    /**
+     * A wait as above whose failed tries may tell when something changes without an announcement (a lease that runs
+     * out): {@code nextLookMillis}, asked after each failed try, is how long a parked waiter waits at most before it
+     * looks again (capped at {@link #RECHECK_MILLIS}); null: always {@link #RECHECK_MILLIS}.
+     */
+    SyncWait(PermitWaiters waiters, Timer timer, String channelName, boolean wakesAll,
+            Supplier<CompletableFuture<Boolean>> tryOnce, Supplier<CompletableFuture<?>> undo,
+            LongSupplier nextLookMillis, String what, long waitNanos) {
+        this.nextLookMillis = nextLookMillis;
         this.waiters = waiters;
         this.timer = timer;
         this.channelName = channelName;
@@ -98,8 +113,16 @@ final class SyncWait {
      * and what a try took is given back, also when the try succeeded just before the cancel.
      */
     CompletableFuture<Void> startForNothing() {
+        return startAs(succeeded -> null);
+    }
+
+    /**
+     * Starts the wait, as a future of {@code answer} applied to its result: cancelling it cancels the wait, and what a
+     * try took is given back, also when the try succeeded just before the cancel.
+     */
+    <T> CompletableFuture<T> startAs(Function<Boolean, T> answer) {
         CompletableFuture<Boolean> started = start();
-        CompletableFuture<Void> done = started.thenApply(succeeded -> null);
+        CompletableFuture<T> done = started.thenApply(answer);
         done.whenComplete((v, error) -> {
             if (done.isCancelled() && !started.cancel(false) && !started.isCompletedExceptionally() && undo != null
                     && Boolean.TRUE.equals(started.join())) {
@@ -196,7 +219,9 @@ final class SyncWait {
             attempt();   // an announcement came since this try
             return;
         }
-        long delayNanos = TimeUnit.MILLISECONDS.toNanos(RECHECK_MILLIS);
+        long lookMillis = nextLookMillis == null ? RECHECK_MILLIS
+                : Math.max(1, Math.min(RECHECK_MILLIS, nextLookMillis.getAsLong()));
+        long delayNanos = TimeUnit.MILLISECONDS.toNanos(lookMillis);
         if (bounded) {   // parked as the deadline passed: its last look is due at once
             delayNanos = Math.min(delayNanos, Math.max(1, remainingNanos()));
         }
