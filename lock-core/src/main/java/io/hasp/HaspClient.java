@@ -13,6 +13,7 @@ import io.hasp.internal.sync.PermitWaiters;
 import io.hasp.internal.sync.RedisCountDownLatch;
 import io.hasp.internal.sync.RedisPermitExpirableSemaphore;
 import io.hasp.internal.sync.RedisSemaphore;
+import io.hasp.internal.sync.WatchdogPermits;
 import io.hasp.internal.topology.SingleServer;
 import io.hasp.internal.topology.Topology;
 import io.hasp.lock.FencedLock;
@@ -79,6 +80,7 @@ public final class HaspClient implements AutoCloseable {
     private final Topology topology;
     private final LockService locks;
     private final PermitWaiters permitWaiters;
+    private final WatchdogPermits watchdogPermits;
     private volatile boolean closed;
 
     private HaspClient(HaspConfig config) {
@@ -94,6 +96,9 @@ public final class HaspClient implements AutoCloseable {
         this.permitWaiters = new PermitWaiters(topology.pubSub());
         this.locks = new LockService(id, topology, timer, config.watchdogLease(), config.timerTick(),
                 config.commandTimeout(), config.listener());
+        this.watchdogPermits = new WatchdogPermits(topology, locks.watchdogLeaseMillis(), locks::startRenewing,
+                config.listener());
+        locks.renewAlongside(watchdogPermits::renewNow);
     }
 
     /**
@@ -268,14 +273,15 @@ public final class HaspClient implements AutoCloseable {
      * {@code getPermitExpirableSemaphore(name)}: the free permits at {@code name}, the leased permits in the sorted set
      * {@code {<name>}:timeout} scored by the end of their leases, permits that come back announced on
      * {@code redisson_sc:{<name>}}, so that hasp and Redisson clients share it. Each acquisition leases one permit and
-     * returns its id. Cheap views; all of one client's waiters of one semaphore share one subscription.
+     * returns its id; a permit taken without a lease time is kept by this client's watchdog. Cheap views; all of one
+     * client's waiters of one semaphore share one subscription.
      *
      * @param name the semaphore's Redis key
      * @return the semaphore
      * @throws IllegalArgumentException when {@code name} is null or empty
      */
     public HaspPermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
-        return new RedisPermitExpirableSemaphore(topology, permitWaiters, timer, name);
+        return new RedisPermitExpirableSemaphore(topology, permitWaiters, timer, watchdogPermits, name);
     }
 
     /**
@@ -377,6 +383,7 @@ public final class HaspClient implements AutoCloseable {
         }
         closed = true;
         locks.close();
+        watchdogPermits.close();   // its permits are renewed no more: their leases run out in Redis
         permitWaiters.close();   // semaphore and latch waits end now: their timers and subscriptions go with the client
         CompletableFuture<Void> connectionsClosed = topology.close();
         boolean onClientThread = ClientThreads.isClientThread(Thread.currentThread());

@@ -10,7 +10,9 @@ import io.hasp.lock.HoldEnd;
  * <p>Calls come on the client's event-loop and timer threads, often while a lock operation completes: an
  * implementation must be quick and must not block or call back into the client's blocking API. An exception it
  * throws is caught and logged, and changes nothing in the client. Lock kinds are named as the lock's
- * {@code toString} names them ({@code reentrant}, {@code fair}, {@code fenced}, {@code read}, {@code write}, ...);
+ * {@code toString} names them ({@code reentrant}, {@code fair}, {@code fenced}, {@code read}, {@code write}, ...;
+ * {@code expirable-permit} for a permit-expirable semaphore's permits kept by the watchdog, whose ends and renewals
+ * are told too);
  * lock names are the Redis keys the application chose, so a meter should not take them as tags unless the
  * application keeps their number small.
  *

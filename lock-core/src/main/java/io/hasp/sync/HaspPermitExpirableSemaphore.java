@@ -1,5 +1,6 @@
 package io.hasp.sync;
 
+import io.hasp.lock.HoldEnd;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -10,11 +11,15 @@ import java.util.concurrent.TimeUnit;
  * semaphore's name, each leased permit is an entry of the sorted set {@code {<name>}:timeout} scored by the end of its
  * lease, and permits that come back are announced on {@code redisson_sc:{<name>}}.
  *
- * <p>Each acquisition leases one permit for a given time and returns the permit's id (32 hexadecimal digits): the
- * holder gives it back by its id ({@link #release}), or extends it ({@link #updateLeaseTime}); a permit whose holder
- * dies comes back by itself when its lease runs out, at the latest. A lease that ran out is reclaimed by whichever
- * client looks next (an acquisition, a release, {@link #availablePermits}), hasp's or Redisson's. Until
- * {@link #trySetPermits} (or {@link #addPermits}) sets them, a semaphore has no permits.
+ * <p>Each acquisition leases one permit and returns the permit's id (32 hexadecimal digits): the holder gives it back
+ * by its id ({@link #release}). A permit taken with a lease time lasts that long unless extended
+ * ({@link #updateLeaseTime}); a permit taken without one is kept by the client's watchdog: leased for the client's
+ * {@link io.hasp.HaspConfig#watchdogLease() watchdog lease} and renewed in every pass of the watchdog (beside its
+ * locks), so it lasts while the client lives, and comes back by itself within one lease once the process dies or
+ * loses Redis; {@link #leaseEnd} tells when such a permit was lost. Either way a permit whose holder dies comes back
+ * by itself when its lease runs out. A lease that ran out is reclaimed by whichever client looks next (an
+ * acquisition, a release, {@link #availablePermits}), hasp's or Redisson's. Until {@link #trySetPermits} (or
+ * {@link #addPermits}) sets them, a semaphore has no permits.
  *
  * <p><b>Clocks.</b> hasp's scripts read the time from the Redis server's clock: a hasp client's leases end when the
  * server's clock says so, whatever the client's clock says. Redisson's clients score and reclaim leases with their own
@@ -24,9 +29,15 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A waiting acquisition listens on the semaphore's channel (one subscription per client and semaphore), as the
  * plain semaphore's do, and also looks again when the first lease that can run out does. A waiter whose wait ends
- * (deadline, interrupt, cancelled future) while its permit is granted gives it back. When a command fails (the server
+ * (deadline, interrupt, cancelled future) while its permit is granted gives it back; a wait interrupted just as its
+ * permit was granted keeps it, and its thread keeps its interrupt status. When a command fails (the server
  * unreachable, no reply in time) the call fails with that {@link io.hasp.RedisException}; an acquisition whose reply
- * was lost tries to give its permit back, and a permit it may still have taken comes back when its lease runs out.
+ * was lost gives its permit back (now, and again a few seconds later), and a permit it may still have taken comes back
+ * when its lease runs out, however long that is.
+ *
+ * <p>On a Redis Cluster, the name must not carry a hash tag that differs from Redisson's rule (a name with a
+ * {@code '{'} is used as it is for the leases' key and the channel): such a name's keys may fall in different slots,
+ * and every call then fails.
  * Closing the client ends its waits with {@link io.hasp.RedisClosedException}.
  *
  * <p>Blocking calls must not run on a hasp client's own threads (they fail at once with
@@ -66,11 +77,48 @@ public interface HaspPermitExpirableSemaphore {
     CompletableFuture<Integer> availablePermitsAsync();
 
     /**
+     * Takes one permit kept by the watchdog, waiting as long as it takes.
+     *
+     * @return the permit's id
+     * @throws InterruptedException when interrupted while waiting (a permit granted meanwhile is given back; one
+     *     granted just as the interrupt came is kept: its id is returned, and the thread keeps its interrupt status)
+     */
+    String acquire() throws InterruptedException;
+
+    /** @return the id of one permit kept by the watchdog if one is free now (without waiting), or null */
+    String tryAcquire();
+
+    /**
+     * Takes one permit kept by the watchdog, waiting at most {@code waitTime}.
+     *
+     * @param waitTime how long to wait at most; zero or negative: a single try
+     * @return the permit's id, or null when none was free within the wait
+     * @throws InterruptedException when interrupted while waiting (a permit granted meanwhile is given back; one
+     *     granted just as the interrupt came is kept: its id is returned, and the thread keeps its interrupt status)
+     */
+    String tryAcquire(Duration waitTime) throws InterruptedException;
+
+    /** @see #tryAcquire(Duration) */
+    String tryAcquire(long waitTime, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * How the permit {@code permitId}, kept by this client's watchdog, ended: {@link HoldEnd#RELEASED} when this
+     * client gave it back, {@link HoldEnd#LOST} when a renewal found it gone (its lease ran out, or another client
+     * gave it back) or could not reach Redis before its lease ran out, {@link HoldEnd#CLIENT_CLOSED} when the client
+     * closed first (its lease then runs out in Redis). Completes with {@link HoldEnd#RELEASED} at once for a permit
+     * this client does not keep (one taken with a lease time, or by another client).
+     *
+     * @throws IllegalArgumentException when {@code permitId} is not an id's 32 hexadecimal digits
+     */
+    CompletableFuture<HoldEnd> leaseEnd(String permitId);
+
+    /**
      * Leases one permit for {@code leaseTime}, waiting as long as it takes.
      *
      * @param leaseTime how long the permit is leased, from when it is granted; at least one millisecond
      * @return the permit's id
-     * @throws InterruptedException when interrupted while waiting (a permit granted meanwhile is given back)
+     * @throws InterruptedException when interrupted while waiting (a permit granted meanwhile is given back; one
+     *     granted just as the interrupt came is kept: its id is returned, and the thread keeps its interrupt status)
      * @throws IllegalArgumentException when {@code leaseTime} is null or below one millisecond
      */
     String acquire(Duration leaseTime) throws InterruptedException;
@@ -79,20 +127,13 @@ public interface HaspPermitExpirableSemaphore {
     String acquire(long leaseTime, TimeUnit unit) throws InterruptedException;
 
     /**
-     * Leases one permit for {@code leaseTime} if one is free now, without waiting.
-     *
-     * @return the permit's id, or null when none is free
-     * @throws IllegalArgumentException when {@code leaseTime} is null or below one millisecond
-     */
-    String tryAcquire(Duration leaseTime);
-
-    /**
      * Leases one permit for {@code leaseTime}, waiting at most {@code waitTime}.
      *
      * @param waitTime how long to wait at most; zero or negative: a single try
      * @param leaseTime how long the permit is leased, from when it is granted; at least one millisecond
      * @return the permit's id, or null when none was free within the wait
-     * @throws InterruptedException when interrupted while waiting (a permit granted meanwhile is given back)
+     * @throws InterruptedException when interrupted while waiting (a permit granted meanwhile is given back; one
+     *     granted just as the interrupt came is kept: its id is returned, and the thread keeps its interrupt status)
      * @throws IllegalArgumentException when {@code leaseTime} is null or below one millisecond
      */
     String tryAcquire(Duration waitTime, Duration leaseTime) throws InterruptedException;
@@ -126,6 +167,7 @@ public interface HaspPermitExpirableSemaphore {
      * @return true when the permit was leased; false when it was not (given back, never leased, or its lease ran out)
      * @throws IllegalArgumentException when {@code permitId} is not an id's 32 hexadecimal digits, or
      *     {@code leaseTime} is null or below one millisecond
+     * @throws IllegalStateException when this client's watchdog keeps the permit (taken without a lease time)
      */
     boolean updateLeaseTime(String permitId, Duration leaseTime);
 
@@ -138,8 +180,14 @@ public interface HaspPermitExpirableSemaphore {
      */
     CompletableFuture<String> acquireAsync(Duration leaseTime);
 
-    /** {@link #tryAcquire(Duration)} without blocking. */
-    CompletableFuture<String> tryAcquireAsync(Duration leaseTime);
+    /** {@link #acquire()} without blocking. Cancelling the future gives up the wait. */
+    CompletableFuture<String> acquireAsync();
+
+    /** {@link #tryAcquire()} without blocking. */
+    CompletableFuture<String> tryAcquireAsync();
+
+    /** {@link #tryAcquire(Duration)} without blocking. Cancelling the future gives up the wait. */
+    CompletableFuture<String> tryAcquireAsync(Duration waitTime);
 
     /**
      * {@link #tryAcquire(Duration, Duration)} without blocking. Cancelling the future gives up the wait (and gives back

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * A JVM started by a test with the test's own class path, running one main class; its merged
  * output is collected line by line. {@link #close()} kills it if it is still alive.
  */
-final class ChildJvm implements AutoCloseable {
+public final class ChildJvm implements AutoCloseable {
 
     private final Process process;
     private final List<String> lines = new ArrayList<>();
@@ -30,18 +30,18 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** The java launcher of the JVM running the tests. */
-    static String currentJava() {
+    public static String currentJava() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     /** The java launcher of the Temurin 25 JDK on this machine, or null. */
-    static String temurin25() {
+    public static String temurin25() {
         Path java = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
         return Files.isExecutable(java) ? java.toString() : null;
     }
 
     /** Starts {@code main} with {@code args} on the launcher {@code java}. */
-    static ChildJvm start(String java, Class<?> main, String... args) {
+    public static ChildJvm start(String java, Class<?> main, String... args) {
         List<String> command = new ArrayList<>();
         command.add(java);
         command.add("-Xmx256m");
@@ -74,7 +74,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Waits until a line starting with {@code prefix} was printed; returns it, or null at the deadline or exit. */
-    String awaitLine(String prefix, Duration timeout) throws InterruptedException {
+    public String awaitLine(String prefix, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (lines) {
             for (;;) {
@@ -93,7 +93,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Waits for the exit; returns the exit code, or throws when it did not exit in time. */
-    int awaitExit(Duration timeout) throws InterruptedException {
+    public int awaitExit(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new AssertionError("child JVM still running after " + timeout + "; output:\n" + output());
         }
@@ -102,13 +102,13 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Kills the JVM with SIGKILL and waits for it to be gone. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
     /** Everything printed so far. */
-    String output() {
+    public String output() {
         synchronized (lines) {
             return String.join("\n", lines);
         }

@@ -87,20 +87,20 @@ class PermitExpirableSemaphoreIT {
     }
 
     @Test
-    void permitsAreLeasedByIdGivenBackAndExtended(TestInfo test) {
+    void permitsAreLeasedByIdGivenBackAndExtended(TestInfo test) throws Exception {
         String name = name(test);
         HaspPermitExpirableSemaphore semaphore = client.getPermitExpirableSemaphore(name);
-        assertNull(semaphore.tryAcquire(MINUTE), "never set: nothing to lease");
+        assertNull(semaphore.tryAcquire(Duration.ZERO, MINUTE), "never set: nothing to lease");
         assertTrue(semaphore.trySetPermits(2));
         assertFalse(semaphore.trySetPermits(5), "set once");
-        String first = semaphore.tryAcquire(MINUTE);
+        String first = semaphore.tryAcquire(Duration.ZERO, MINUTE);
         long now = serverMillis(name);
         long ends = highestScore(name);
         assertTrue(ends > now + 50_000 && ends <= now + 61_000, "scored by the lease's end in epoch ms: " + ends);
-        String second = other.getPermitExpirableSemaphore(name).tryAcquire(MINUTE);
+        String second = other.getPermitExpirableSemaphore(name).tryAcquire(Duration.ZERO, MINUTE);
         assertTrue(first.matches("[0-9a-f]{32}"), first);
         assertNotEquals(first, second);
-        assertNull(semaphore.tryAcquire(MINUTE), "both leased");
+        assertNull(semaphore.tryAcquire(Duration.ZERO, MINUTE), "both leased");
         assertEquals(0, semaphore.availablePermits());
         assertEquals("0", servers.call(name, "GET", name), "the free permits at the name");
         assertEquals(2L, servers.call(name, "ZCARD", leases(name)), "one lease each");
@@ -126,7 +126,7 @@ class PermitExpirableSemaphoreIT {
         String name = name(test);
         HaspPermitExpirableSemaphore semaphore = client.getPermitExpirableSemaphore(name);
         assertTrue(semaphore.trySetPermits(1));
-        String short_ = other.getPermitExpirableSemaphore(name).tryAcquire(Duration.ofMillis(700));
+        String short_ = other.getPermitExpirableSemaphore(name).tryAcquire(Duration.ZERO, Duration.ofMillis(700));
         assertNotNull(short_);
         CompletableFuture<String> waiting = semaphore.tryAcquireAsync(MINUTE, MINUTE);
         // Nobody releases, so no message comes: the waiter looks again when the lease ends, before its 3 s re-check.
@@ -141,11 +141,11 @@ class PermitExpirableSemaphoreIT {
     }
 
     @Test
-    void aPermitWhoseLeaseRanOutIsReclaimedByWhoeverLooks(TestInfo test) {
+    void aPermitWhoseLeaseRanOutIsReclaimedByWhoeverLooks(TestInfo test) throws Exception {
         String name = name(test);
         HaspPermitExpirableSemaphore semaphore = client.getPermitExpirableSemaphore(name);
         assertTrue(semaphore.trySetPermits(2));
-        String leased = semaphore.tryAcquire(Duration.ofMillis(100));
+        String leased = semaphore.tryAcquire(Duration.ZERO, Duration.ofMillis(100));
         assertNotNull(leased);
         assertTrue(Conditions.await(DEADLINE, () -> semaphore.availablePermits() == 2), "reclaimed by a look");
         assertEquals(0L, servers.call(name, "EXISTS", leases(name)));
@@ -159,7 +159,7 @@ class PermitExpirableSemaphoreIT {
         String name = name(test);
         HaspPermitExpirableSemaphore semaphore = client.getPermitExpirableSemaphore(name);
         assertTrue(semaphore.trySetPermits(1));
-        String held = semaphore.tryAcquire(MINUTE);
+        String held = semaphore.tryAcquire(Duration.ZERO, MINUTE);
         CompletableFuture<String> waiting = other.getPermitExpirableSemaphore(name).tryAcquireAsync(MINUTE, MINUTE);
         assertTrue(Conditions.await(DEADLINE, () -> subscribers(name) == 1), "the waiter listens");
         semaphore.release(held);
@@ -173,7 +173,7 @@ class PermitExpirableSemaphoreIT {
         String name = name(test);
         HaspPermitExpirableSemaphore semaphore = client.getPermitExpirableSemaphore(name);
         assertTrue(semaphore.trySetPermits(1));
-        String held = semaphore.tryAcquire(MINUTE);
+        String held = semaphore.tryAcquire(Duration.ZERO, MINUTE);
         CompletableFuture<String> cancelled = semaphore.acquireAsync(MINUTE);
         assertNull(semaphore.tryAcquire(Duration.ofMillis(200), MINUTE), "the wait runs out");
         assertTrue(Conditions.await(DEADLINE, () -> subscribers(name) == 1));
@@ -239,6 +239,80 @@ class PermitExpirableSemaphoreIT {
         assertEquals(0, client.getPermitExpirableSemaphore(name).availablePermits(), "nothing was leased");
     }
 
+    /** A client whose watchdog lease is short: its permits taken without a lease are renewed every 0.4 s. */
+    private static HaspClient shortWatchdog() {
+        return HaspClient.create(HaspConfig.builder().uri(servers.uri()).watchdogLease(Duration.ofMillis(1_200)).build());
+    }
+
+    @Test
+    void aPermitTakenWithoutALeaseIsKeptWhileItsClientLives(TestInfo test) throws Exception {
+        String name = name(test);
+        try (HaspClient keeping = shortWatchdog()) {
+            HaspPermitExpirableSemaphore semaphore = keeping.getPermitExpirableSemaphore(name);
+            assertTrue(semaphore.trySetPermits(1));
+            String id = semaphore.tryAcquire();
+            assertNotNull(id);
+            CompletableFuture<io.hasp.lock.HoldEnd> end = semaphore.leaseEnd(id);
+            long firstEnd = highestScore(name);
+            long start = serverMillis(name);
+            assertTrue(firstEnd <= start + 1_200, "leased for the watchdog's lease: " + (firstEnd - start) + " ms");
+            // Three leases later, by the server's clock, it is still leased, and its lease was renewed meanwhile.
+            assertTrue(Conditions.await(DEADLINE, () -> serverMillis(name) > start + 3_600));
+            assertEquals(0, semaphore.availablePermits(), "still taken");
+            assertTrue(highestScore(name) > firstEnd + 2_000, "renewed");
+            assertFalse(end.isDone());
+            IllegalStateException kept = assertThrows(IllegalStateException.class,
+                    () -> semaphore.updateLeaseTime(id, MINUTE));
+            assertTrue(kept.getMessage().contains("watchdog"), kept.getMessage());
+            assertTrue(semaphore.tryRelease(id));
+            assertEquals(io.hasp.lock.HoldEnd.RELEASED, get(end));
+            assertEquals(1, semaphore.availablePermits());
+        }
+    }
+
+    @Test
+    void aPermitOfAClientClosedWithoutReleasingComesBackWithinALease(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspPermitExpirableSemaphore semaphore = client.getPermitExpirableSemaphore(name);
+        assertTrue(semaphore.trySetPermits(1));
+        CompletableFuture<io.hasp.lock.HoldEnd> end;
+        try (HaspClient closing = shortWatchdog()) {
+            String id = closing.getPermitExpirableSemaphore(name).acquire();
+            end = closing.getPermitExpirableSemaphore(name).leaseEnd(id);
+        }
+        assertEquals(io.hasp.lock.HoldEnd.CLIENT_CLOSED, get(end));
+        CompletableFuture<String> waiting = semaphore.tryAcquireAsync(MINUTE, MINUTE);
+        // Within the lease (1.2 s), looked at when it ends, not at the 3 s re-check.
+        assertTrue(Conditions.await(Duration.ofMillis(1_200).plus(WOKEN), waiting::isDone),
+                "the permit came back when its lease ran out");
+        semaphore.release(get(waiting));
+    }
+
+    @Test
+    void aKeptPermitFoundGoneEndsLost(TestInfo test) throws Exception {
+        String name = name(test);
+        List<String> heard = java.util.Collections.synchronizedList(new ArrayList<>());
+        io.hasp.HaspListener listener = new io.hasp.HaspListener() {
+            @Override
+            public void holdEnded(String kind, String lock, io.hasp.lock.HoldEnd how, long heldNanos) {
+                heard.add(kind + " " + lock + " " + how);
+            }
+        };
+        try (HaspClient keeping = HaspClient.create(HaspConfig.builder().uri(servers.uri())
+                .watchdogLease(Duration.ofMillis(1_200)).listener(listener).build())) {
+            HaspPermitExpirableSemaphore semaphore = keeping.getPermitExpirableSemaphore(name);
+            assertTrue(semaphore.trySetPermits(1));
+            String id = semaphore.acquire();
+            CompletableFuture<io.hasp.lock.HoldEnd> end = semaphore.leaseEnd(id);
+            assertTrue(other.getPermitExpirableSemaphore(name).tryRelease(id), "another client gives it back");
+            assertEquals(io.hasp.lock.HoldEnd.LOST, get(end), "the watchdog's next renewal found it gone");
+            assertEquals(1, semaphore.availablePermits(), "nothing renewed it back");
+            assertEquals(io.hasp.lock.HoldEnd.RELEASED, get(semaphore.leaseEnd(id)), "not kept any more");
+            assertTrue(Conditions.await(DEADLINE, () -> heard.contains("expirable-permit " + name + " LOST")),
+                    "the listener heard it: " + heard);
+        }
+    }
+
     @Test
     void badIdsAndLeasesAreRefusedAndChangeNothing(TestInfo test) {
         String name = name(test);
@@ -254,7 +328,7 @@ class PermitExpirableSemaphoreIT {
         }
         for (Duration bad : new Duration[] {null, Duration.ZERO, Duration.ofMillis(-5), Duration.ofNanos(999_999)}) {
             IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-                    () -> semaphore.tryAcquireAsync(bad));
+                    () -> semaphore.tryAcquireAsync(Duration.ZERO, bad));
             assertTrue(refused.getMessage().contains("leaseTime") && refused.getMessage().contains("at least 1 ms"),
                     refused.getMessage());
             assertThrows(IllegalArgumentException.class, () -> semaphore.acquireAsync(bad));

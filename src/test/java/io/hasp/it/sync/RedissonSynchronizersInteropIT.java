@@ -128,7 +128,7 @@ class RedissonSynchronizersInteropIT {
         RPermitExpirableSemaphore theirs = redisson.getPermitExpirableSemaphore(name);
         assertTrue(ours.trySetPermits(3));
         assertFalse(theirs.trySetPermits(5), "Redisson sees them set");
-        String ourId = ours.tryAcquire(Duration.ofMinutes(1));
+        String ourId = ours.tryAcquire(Duration.ZERO, Duration.ofMinutes(1));
         String theirId = theirs.tryAcquire(0, 60, TimeUnit.SECONDS);
         assertEquals(1, theirs.availablePermits());
         assertEquals(1, ours.availablePermits());
@@ -147,12 +147,26 @@ class RedissonSynchronizersInteropIT {
     }
 
     @Test
+    void aHaspLeaseLongerThanRedissonsNeverIsWrittenAsNeverAndRedissonStillWaits(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspPermitExpirableSemaphore ours = hasp.getPermitExpirableSemaphore(name);
+        RPermitExpirableSemaphore theirs = redisson.getPermitExpirableSemaphore(name);
+        assertTrue(ours.trySetPermits(1));
+        String ourId = ours.tryAcquire(Duration.ZERO, Duration.ofMillis(Long.MAX_VALUE));
+        assertEquals(-1, theirs.getLeaseTime(ourId), "Redisson reads it as a lease that never ends");
+        assertEquals(null, theirs.tryAcquire(300, 60_000, TimeUnit.MILLISECONDS),
+                "Redisson's waiter reads the lowest score and waits it out, without failing");
+        ours.release(ourId);
+        assertEquals(1, theirs.availablePermits());
+    }
+
+    @Test
     void leasesThatRanOutAreReclaimedByEither(TestInfo test) throws Exception {
         String name = name(test);
         HaspPermitExpirableSemaphore ours = hasp.getPermitExpirableSemaphore(name);
         RPermitExpirableSemaphore theirs = redisson.getPermitExpirableSemaphore(name);
         assertTrue(ours.trySetPermits(2));
-        String ourId = ours.tryAcquire(Duration.ofMillis(100));
+        String ourId = ours.tryAcquire(Duration.ZERO, Duration.ofMillis(100));
         assertTrue(Conditions.await(Duration.ofSeconds(20), () -> theirs.availablePermits() == 2),
                 "Redisson reclaims hasp's lease that ran out");
         assertFalse(theirs.tryRelease(ourId));
@@ -181,7 +195,7 @@ class RedissonSynchronizersInteropIT {
         String name = name(test);
         HaspPermitExpirableSemaphore ours = hasp.getPermitExpirableSemaphore(name);
         assertTrue(ours.trySetPermits(1));
-        String ourId = ours.tryAcquire(Duration.ofMinutes(1));
+        String ourId = ours.tryAcquire(Duration.ZERO, Duration.ofMinutes(1));
         CompletableFuture<String> waiting = redisson.getPermitExpirableSemaphore(name)
                 .tryAcquireAsync(60, 60, TimeUnit.SECONDS).toCompletableFuture();
         assertTrue(Conditions.await(Duration.ofSeconds(20), () -> subscribers(name) == 1), "Redisson's waiter listens");

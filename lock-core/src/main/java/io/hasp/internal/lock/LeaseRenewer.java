@@ -10,11 +10,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +50,8 @@ final class LeaseRenewer {
     /** Which batch a lock name's holds join besides their kind (on a cluster: its master); null: by kind only. */
     private final Function<String, Object> batchGroup;
     private final LockEvents events;   // null: no listener
+    /** Passes over other leases of the client (a semaphore's watchdog permits), run in each pass beside the holds'. */
+    private final List<Supplier<CompletableFuture<Void>>> alongside = new CopyOnWriteArrayList<>();
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicLong calls = new AtomicLong();
     private volatile boolean closed;
@@ -88,6 +92,15 @@ final class LeaseRenewer {
     /** How many renewal script calls were sent so far. */
     long calls() {
         return calls.get();
+    }
+
+    /**
+     * Runs {@code pass} in every renewal pass from now on, beside the holds' batches (a pass after a master switch
+     * too): other leases of the client that the watchdog keeps. The future it returns completes when its calls
+     * settled.
+     */
+    void renewAlongside(Supplier<CompletableFuture<Void>> pass) {
+        alongside.add(pass);
     }
 
     /** Arms the periodic task, once; further calls do nothing. */
@@ -156,6 +169,13 @@ final class LeaseRenewer {
         for (Batch batch : batches.values()) {
             if (!batch.holds.isEmpty()) {
                 flights.add(send(batch, now, change));
+            }
+        }
+        for (Supplier<CompletableFuture<Void>> pass : alongside) {
+            try {
+                flights.add(pass.get());
+            } catch (RuntimeException e) {
+                log.warn("a renewal pass beside the locks' failed: {}", e.toString());
             }
         }
         return CompletableFuture.allOf(flights.toArray(new CompletableFuture<?>[0]));

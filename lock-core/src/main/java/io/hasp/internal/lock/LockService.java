@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The lock machinery of one client, for every {@link LockKind} alike: the entry points that check their
@@ -313,6 +314,21 @@ public final class LockService implements AutoCloseable {
             }
             return freed;
         });
+    }
+
+    /**
+     * Runs {@code pass} in every pass of this client's watchdog, beside the watchdog holds' renewals, and arms the
+     * watchdog: other leases the watchdog keeps (a permit-expirable semaphore's permits taken without a lease).
+     *
+     * @param pass sends its renewals; its future completes when they settled
+     */
+    public void renewAlongside(Supplier<CompletableFuture<Void>> pass) {
+        context.renewer.renewAlongside(pass);
+    }
+
+    /** Arms this client's watchdog, if it is not running yet: a lease kept alongside the holds was just taken. */
+    public void startRenewing() {
+        context.renewer.start();
     }
 
     /**

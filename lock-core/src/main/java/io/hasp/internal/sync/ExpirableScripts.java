@@ -22,6 +22,7 @@ final class ExpirableScripts {
     private static final Script RELEASE = compose("expirable_release.lua");
     private static final Script UPDATE = compose("expirable_update.lua");
     private static final Script AVAILABLE = compose("expirable_available.lua");
+    private static final Script RENEW = compose("expirable_renew.lua");
 
     private ExpirableScripts() {
     }
@@ -63,6 +64,20 @@ final class ExpirableScripts {
     static CompletableFuture<Long> available(Topology topology, String name) {
         return topology.commands().evalsha(AVAILABLE, Replies.LONG, keys(name),
                 topology.channelKind().publishCommand());
+    }
+
+    /**
+     * Renews the leases of {@code ids} for {@code leaseMillis} from now: one character per id, {@code '1'} when its
+     * permit was leased, {@code '0'} when it is gone.
+     */
+    static CompletableFuture<String> renew(Topology topology, String name, List<byte[]> ids, long leaseMillis) {
+        Object[] args = new Object[ids.size() + 2];
+        args[0] = leaseMillis;
+        args[1] = topology.channelKind().publishCommand();
+        for (int i = 0; i < ids.size(); i++) {
+            args[i + 2] = ids.get(i);
+        }
+        return topology.commands().evalsha(RENEW, Replies.STRING, keys(name), args);
     }
 
     private static List<String> keys(String name) {

@@ -16,17 +16,17 @@ local free, leases, channel = KEYS[1], KEYS[2], KEYS[3]
 local lease, publish = tonumber(ARGV[1]), ARGV[2]
 local now = server_millis()
 
+reclaim(free, leases, channel, publish, now)
 if redis.call('zscore', leases, ARGV[3]) then
     return -1
 end
-reclaim(free, leases, channel, publish, now)
 
 local wanted = #ARGV - 2
 local count = redis.call('get', free)
 if count and tonumber(count) >= wanted then
     redis.call('decrby', free, wanted)
     for i = 3, #ARGV do
-        redis.call('zadd', leases, now + lease, ARGV[i])
+        redis.call('zadd', leases, lease_end(now, lease), ARGV[i])
     end
     -- The leases live as long as the permits when the permits' key has a time to live.
     local ttl = redis.call('pttl', free)
@@ -36,8 +36,9 @@ if count and tonumber(count) >= wanted then
     return -1
 end
 
-local first = redis.call('zrange', leases, 0, 0, 'withscores')
+-- The first lease to end after now (a negative score, which a client's overflowing lease can write, never ends).
+local first = redis.call('zrangebyscore', leases, '(' .. now, '+inf', 'withscores', 'limit', 0, 1)
 if first[2] and tonumber(first[2]) < NEVER then
-    return math.max(1, tonumber(first[2]) - now)
+    return tonumber(first[2]) - now
 end
 return 0

@@ -17,5 +17,5 @@ reclaim(free, leases, channel, ARGV[3], now)
 if not redis.call('zscore', leases, ARGV[1]) then
     return 0
 end
-redis.call('zadd', leases, now + tonumber(ARGV[2]), ARGV[1])
+redis.call('zadd', leases, lease_end(now, tonumber(ARGV[2])), ARGV[1])
 return 1

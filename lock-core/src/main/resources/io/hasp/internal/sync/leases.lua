@@ -11,8 +11,18 @@
 -- A lease that ran out is reclaimed by whichever call looks next, whoever's: its member goes and its permit is free
 -- again. hasp's scripts read the time from the server's clock; Redisson's clients pass their own.
 
--- The score of a lease that does not end (Redisson's: about the year 31197 in epoch milliseconds).
+-- Effects replication, which reading the server's clock before writing needs (the default from Redis 5 on; a no-op
+-- on 7).
+redis.replicate_commands()
+
+-- The score of a lease that does not end (Redisson's: about the year 31197 in epoch milliseconds). No score is written
+-- above it: Redisson reads scores as whole numbers, and a larger one comes back in exponent form.
 local NEVER = 922337203685477
+
+-- The end of a lease of lease_millis from now: a whole number of milliseconds, NEVER at the most.
+local function lease_end(now, lease_millis)
+    return math.min(now + lease_millis, NEVER)
+end
 
 -- The server's clock in milliseconds (scripts replicate their effects, so reading it is allowed).
 local function server_millis()

@@ -1,0 +1,227 @@
+package io.hasp.internal.sync;
+
+import io.hasp.HaspListener;
+import io.hasp.internal.Futures;
+import io.hasp.internal.topology.Topology;
+import io.hasp.lock.HoldEnd;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The permits of one client's permit-expirable semaphores taken without a lease: each is leased for the client's
+ * watchdog lease and renewed in every pass of the client's watchdog (beside its watchdog locks), one script call per
+ * semaphore and batch of ids, so that it lasts while the client lives and comes back by itself within one lease once
+ * the process dies or loses Redis. A permit that a renewal finds gone (reclaimed after its lease ran out, or given
+ * back by someone else), or that no renewal could confirm before its lease ran out, ends {@link HoldEnd#LOST}, as a
+ * lock's hold does. Thread-safe.
+ */
+public final class WatchdogPermits {
+
+    /** How the listener names these leases among lock kinds. */
+    static final String KIND = "expirable-permit";
+    private static final int BATCH = 100;
+    private static final Logger log = LoggerFactory.getLogger(WatchdogPermits.class);
+
+    private final Topology topology;
+    private final long leaseMillis;
+    private final Runnable arm;
+    private final HaspListener listener;   // null: none
+    /** The kept permits, by semaphore name, then by id (its text). */
+    private final Map<String, Map<String, Kept>> kept = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    /**
+     * @param leaseMillis the watchdog's lease: each permit is leased and renewed for this long
+     * @param arm starts the client's watchdog, whose passes call {@link #renewNow}
+     * @param listener told of each permit's end and each renewal call; null for none
+     */
+    public WatchdogPermits(Topology topology, long leaseMillis, Runnable arm, HaspListener listener) {
+        this.topology = topology;
+        this.leaseMillis = leaseMillis;
+        this.arm = arm;
+        this.listener = listener;
+    }
+
+    /** One kept permit. */
+    private static final class Kept {
+        final byte[] id;
+        final long sinceNanos;
+        /** When the last confirmed lease began: the send of the grant or of the renewal that confirmed it. */
+        volatile long confirmedNanos;
+        final CompletableFuture<HoldEnd> end = new CompletableFuture<>();
+
+        Kept(byte[] id, long sinceNanos) {
+            this.id = id;
+            this.sinceNanos = sinceNanos;
+            this.confirmedNanos = sinceNanos;
+        }
+    }
+
+    long leaseMillis() {
+        return leaseMillis;
+    }
+
+    /** Keeps the permit {@code id} of semaphore {@code name}, leased by a grant sent at {@code sentNanos}. */
+    void keep(String name, byte[] id, long sentNanos) {
+        if (closed) {
+            return;
+        }
+        Kept permit = new Kept(id, sentNanos);
+        kept.compute(name, (n, permits) -> {
+            Map<String, Kept> into = permits != null ? permits : new ConcurrentHashMap<>();
+            into.put(PermitIds.text(id), permit);
+            return into;
+        });
+        arm.run();
+    }
+
+    /** Stops keeping a permit that was given back before anyone knew of it (a grant that came too late). */
+    void forget(String name, byte[] id) {
+        remove(name, PermitIds.text(id));
+    }
+
+    /**
+     * Gives back the permit {@code id} with {@code release}, having stopped keeping it first (a renewal after the
+     * release must not find it gone and call it lost): a kept permit ends RELEASED when {@code release} answers 1
+     * (it was leased), else LOST.
+     *
+     * @param release sends the release; its answer is the release script's
+     * @return {@code release}'s future
+     */
+    CompletableFuture<Long> releasing(String name, String id, Supplier<CompletableFuture<Long>> release) {
+        Kept permit = remove(name, id.toLowerCase(Locale.ROOT));
+        CompletableFuture<Long> answer = Futures.sent(release);
+        if (permit != null) {
+            answer.whenComplete((released, error) -> ended(name, permit,
+                    released != null && released == 1 ? HoldEnd.RELEASED : HoldEnd.LOST));
+        }
+        return answer;
+    }
+
+    /** How the kept permit {@code id} ended, once it does; RELEASED at once when this client keeps no such permit. */
+    CompletableFuture<HoldEnd> end(String name, String id) {
+        Map<String, Kept> permits = kept.get(name);
+        Kept permit = permits == null ? null : permits.get(id.toLowerCase(Locale.ROOT));
+        return permit == null ? CompletableFuture.completedFuture(HoldEnd.RELEASED) : permit.end;
+    }
+
+    /** Whether this client keeps the permit {@code id} of semaphore {@code name}. */
+    boolean keeps(String name, String id) {
+        Map<String, Kept> permits = kept.get(name);
+        return permits != null && permits.containsKey(id.toLowerCase(Locale.ROOT));
+    }
+
+    /** The number of permits kept now. */
+    public int size() {
+        int n = 0;
+        for (Map<String, Kept> permits : kept.values()) {
+            n += permits.size();
+        }
+        return n;
+    }
+
+    /** One renewal pass over every kept permit; the future completes when every call settled. */
+    public CompletableFuture<Void> renewNow() {
+        List<CompletableFuture<Void>> calls = new ArrayList<>();
+        long now = System.nanoTime();
+        for (Map.Entry<String, Map<String, Kept>> semaphore : kept.entrySet()) {
+            List<Kept> batch = new ArrayList<>();
+            for (Kept permit : semaphore.getValue().values()) {
+                batch.add(permit);
+                if (batch.size() == BATCH) {
+                    calls.add(renew(semaphore.getKey(), batch, now));
+                    batch = new ArrayList<>();
+                }
+            }
+            if (!batch.isEmpty()) {
+                calls.add(renew(semaphore.getKey(), batch, now));
+            }
+        }
+        return CompletableFuture.allOf(calls.toArray(new CompletableFuture<?>[0]));
+    }
+
+    /** The client closed: nothing is renewed any more, and every kept permit ends CLIENT_CLOSED. */
+    public void close() {
+        closed = true;
+        for (Map.Entry<String, Map<String, Kept>> semaphore : kept.entrySet()) {
+            for (String id : new ArrayList<>(semaphore.getValue().keySet())) {
+                Kept permit = remove(semaphore.getKey(), id);
+                if (permit != null) {
+                    ended(semaphore.getKey(), permit, HoldEnd.CLIENT_CLOSED);
+                }
+            }
+        }
+    }
+
+    private CompletableFuture<Void> renew(String name, List<Kept> batch, long sentNanos) {
+        List<byte[]> ids = new ArrayList<>(batch.size());
+        for (Kept permit : batch) {
+            ids.add(permit.id);
+        }
+        return Futures.sent(() -> ExpirableScripts.renew(topology, name, ids, leaseMillis))
+                .handle((outcome, error) -> {
+                    settle(name, batch, outcome, error, sentNanos);
+                    return null;
+                });
+    }
+
+    private void settle(String name, List<Kept> batch, String outcome, Throwable error, long sentNanos) {
+        int lost = 0;
+        long now = System.nanoTime();
+        for (int i = 0; i < batch.size(); i++) {
+            Kept permit = batch.get(i);
+            boolean renewed = error == null && outcome != null && outcome.length() == batch.size()
+                    && outcome.charAt(i) == '1';
+            if (renewed) {
+                permit.confirmedNanos = Math.max(permit.confirmedNanos, sentNanos);
+                continue;
+            }
+            boolean gone = error == null;
+            if (!gone && now - permit.confirmedNanos < TimeUnit.MILLISECONDS.toNanos(leaseMillis)) {
+                continue;   // Redis unreachable: tried again next pass, while its lease may still hold
+            }
+            if (remove(name, PermitIds.text(permit.id)) == permit) {
+                lost++;
+                log.warn("permit-expirable semaphore {}: permit {} {}", name, PermitIds.text(permit.id), gone
+                        ? "was gone when the watchdog renewed it (its lease ran out, or someone gave it back)"
+                        : "could not be renewed before its lease ran out (" + error + ")");
+                ended(name, permit, HoldEnd.LOST);
+            }
+        }
+        if (listener != null) {
+            try {
+                listener.renewed(batch.size(), lost, now - sentNanos);
+            } catch (RuntimeException e) {
+                log.warn("the listener failed: {}", e.toString());
+            }
+        }
+    }
+
+    private Kept remove(String name, String id) {
+        Kept[] removed = new Kept[1];
+        kept.computeIfPresent(name, (n, permits) -> {
+            removed[0] = permits.remove(id);
+            return permits.isEmpty() ? null : permits;
+        });
+        return removed[0];
+    }
+
+    private void ended(String name, Kept permit, HoldEnd how) {
+        if (!permit.end.complete(how) || listener == null) {
+            return;
+        }
+        try {
+            listener.holdEnded(KIND, name, how, System.nanoTime() - permit.sinceNanos);
+        } catch (RuntimeException e) {
+            log.warn("the listener failed: {}", e.toString());
+        }
+    }
+}
