@@ -33,12 +33,12 @@ import java.util.concurrent.TimeUnit;
  * permit was granted keeps it, and its thread keeps its interrupt status. When a command fails (the server
  * unreachable, no reply in time) the call fails with that {@link io.hasp.RedisException}; an acquisition whose reply
  * was lost gives its permit back (now, and again a few seconds later), and a permit it may still have taken comes back
- * when its lease runs out, however long that is.
+ * when its lease runs out, however long that is. Closing the client ends its waits with
+ * {@link io.hasp.RedisClosedException}.
  *
- * <p>On a Redis Cluster, the name must not carry a hash tag that differs from Redisson's rule (a name with a
- * {@code '{'} is used as it is for the leases' key and the channel): such a name's keys may fall in different slots,
+ * <p>On a Redis Cluster, the name must not carry a hash tag that differs from Redisson's rule (a name with an
+ * opening brace is used as it is for the leases' key and the channel): such a name's keys may fall in different slots,
  * and every call then fails.
- * Closing the client ends its waits with {@link io.hasp.RedisClosedException}.
  *
  * <p>Blocking calls must not run on a hasp client's own threads (they fail at once with
  * {@link IllegalStateException}); the async twins complete on them.
