@@ -32,6 +32,7 @@ public final class ReplicaAckGate {
     private static final CommandName WAITAOF = CommandName.of("WAITAOF");
 
     private final RedisConnection connection;
+    private final Runnable beforeWait;   // null but in tests
     /** Commands sent since the {@code WAIT} in flight (guarded by this). */
     private List<Confirmed<?>> uncovered = new ArrayList<>();
     /** Whether a {@code WAIT} is in flight (guarded by this). */
@@ -39,7 +40,16 @@ public final class ReplicaAckGate {
 
     /** @param connection where the commands and their {@code WAIT}s go */
     public ReplicaAckGate(RedisConnection connection) {
+        this(connection, null);
+    }
+
+    /**
+     * A gate that runs {@code beforeWait} between a command's dispatch and the {@code WAIT} sent right behind it: a
+     * test's way to replace the link in that moment.
+     */
+    ReplicaAckGate(RedisConnection connection, Runnable beforeWait) {
         this.connection = connection;
+        this.beforeWait = beforeWait;
     }
 
     /**
@@ -56,6 +66,9 @@ public final class ReplicaAckGate {
         synchronized (this) {
             connection.dispatch(command);
             uncovered.add(confirmed);
+            if (!waiting && beforeWait != null) {
+                beforeWait.run();
+            }
             round = waiting ? null : sendWait();
         }
         if (round != null) {
