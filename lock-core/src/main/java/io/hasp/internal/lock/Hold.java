@@ -33,6 +33,8 @@ final class Hold {
     private CompletableFuture<Void> renewalInFlight;  // guarded by this
     private boolean ended;                            // guarded by this
     private long token;                               // guarded by this; 0: none
+    private long beganNanos;                          // guarded by this; the send of the grant that began it
+    private boolean began;                            // guarded by this
 
     Hold(HoldKey key, LockOwner owner) {
         this.kind = key.kind();
@@ -50,11 +52,20 @@ final class Hold {
         if (ended) {
             return false;
         }
+        if (!began) {
+            began = true;
+            beganNanos = sentNanos;
+        }
         this.count = target;
         this.leaseMillis = leaseMillis;
         this.watchdog |= watchdog;
         this.validUntilNanos = sentNanos + leaseMillis * 1_000_000L;
         return true;
+    }
+
+    /** When the acquisition that began this hold was sent (the client's nanosecond clock). */
+    synchronized long beganNanos() {
+        return beganNanos;
     }
 
     /** An extension confirmed by Redis: the lease is {@code leaseMillis} from {@code sentNanos} on. */

@@ -63,6 +63,12 @@ final class LockContext {
     /** Operations waiting for the timer or a message: ended by {@link #endStranded} once the timer stopped. */
     private final Set<Stranded> waiting = ConcurrentHashMap.newKeySet();
     private volatile boolean timerStopped;
+    /** The last change of masters this client learnt of, and when; null before the first. */
+    private volatile MasterChange lastChange;
+
+    /** A change of masters, in words, and when this client learnt of it. */
+    private record MasterChange(String change, long nanos) {
+    }
 
     LockContext(String process, Topology topology, Timer timer, LongSupplier clock, long watchdogLeaseMillis,
             long commandTimeoutMillis, HaspListener listener) {
@@ -87,6 +93,17 @@ final class LockContext {
                         topology.replicaAcks().enabled() ? unconfirmed : null)),
                 topology::batchGroup, events);
         this.latches = new LatchSweeper(redis, timer);
+    }
+
+    /** Records that the masters changed ({@code change}, in words), now. */
+    void mastersMoved(String change) {
+        lastChange = new MasterChange(change, clock.getAsLong());
+    }
+
+    /** The last change of masters this client learnt of after {@code sinceNanos}, in words; null when none. */
+    String mastersMovedSince(long sinceNanos) {
+        MasterChange last = lastChange;
+        return last != null && last.nanos() - sinceNanos > 0 ? last.change() : null;
     }
 
     /** A hold ended without an unlock: waiters here that parked behind it look again. */

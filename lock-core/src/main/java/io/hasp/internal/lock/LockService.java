@@ -75,7 +75,10 @@ public final class LockService implements AutoCloseable {
         this.context = new LockContext(clientId, topology, timer, clock, watchdogLeaseMillis, timeoutMillis, listener);
         // A master changed (failover, switch, moved slot): check every watchdog hold now, so that one the
         // new master lacks ends LOST at once rather than at the next pass, a third of a lease later.
-        topology.onMastersMoved(context.renewer::renewAfter);
+        topology.onMastersMoved(change -> {
+            context.mastersMoved(change);
+            context.renewer.renewAfter(change);
+        });
         if (context.events != null) {
             topology.onMastersMoved(context.events::topologyChanged);
         }

@@ -257,7 +257,15 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
             why = expired ? "its lease of " + hold.leaseMillis() + " ms ran out"
                     : "it was no longer in Redis: the key was deleted or taken over, or the server lost it";
             holds.end(hold, ended);
-            holds.forgetEnded(hold.key);
+            HoldRegistry.Ended first = holds.forgetEnded(hold.key);
+            if (first != null && first.why() != null) {   // it had ended already (the watchdog found it gone): say so
+                ended = first.how();
+                why = first.why();
+            }
+            String change = context.mastersMovedSince(hold.beganNanos());
+            if (change != null && !why.contains(change)) {
+                why += "; the masters changed since it was granted: " + change;
+            }
         } else {
             HoldRegistry.Ended gone = holds.forgetEnded(HoldKey.of(kind, name, owner));
             if (gone != null) {

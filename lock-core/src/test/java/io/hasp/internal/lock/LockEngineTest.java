@@ -235,6 +235,39 @@ class LockEngineTest {
     }
 
     @Test
+    void anUnlockThatWaitedForTheCheckAfterAMasterSwitchReportsWhatTheCheckFound() {
+        LockOwner owner = here.owner(1);
+        assertTrue(here.tryAcquire(kind, NAME, owner, WATCHDOG, 0).join());
+        kind.forget(NAME);   // the new master never had this grant
+        kind.holdReplies();
+        hereTopology.mastersMoved("the test's master switch");   // the check's answer is on its way
+        CompletableFuture<Void> unlock = here.release(kind, NAME, owner);   // waits for that answer, then finds nothing
+        for (int round = 0; round < 3 && !unlock.isDone(); round++) {
+            kind.deliverHeldReplies();
+        }
+        HoldLostException lost = assertInstanceOf(HoldLostException.class, failure(unlock));
+        assertEquals(HoldEnd.LOST, lost.holdEnd());
+        assertTrue(lost.getMessage().contains("the watchdog found it gone after the test's master switch"),
+                lost.getMessage());
+    }
+
+    @Test
+    void anUnlockThatFindsAHoldWithALeaseGoneAfterAMasterSwitchNamesTheSwitch() {
+        LockOwner owner = here.owner(1);
+        assertTrue(here.tryAcquire(kind, NAME, owner, LEASE, 0).join());   // a lease: the watchdog never checks it
+        kind.forget(NAME);
+        timer.advance(1, TimeUnit.MILLISECONDS);
+        hereTopology.mastersMoved("the test's master switch");
+        CompletionException unlock = assertThrows(CompletionException.class, () -> here.release(kind, NAME, owner).join());
+        HoldLostException lost = assertInstanceOf(HoldLostException.class, unlock.getCause());
+        assertEquals(HoldEnd.LOST, lost.holdEnd());
+        assertTrue(lost.getMessage().contains("the masters changed since it was granted: the test's master switch"),
+                lost.getMessage());
+        assertEquals(IllegalMonitorStateException.class, failure(here.release(kind, NAME, owner)).getClass(),
+                "reported once");
+    }
+
+    @Test
     void anUnlockWhoseReplyIsLostIsResentWithTheSameRequestAndAnswersOnce() {
         LockOwner owner = here.owner(1);
         assertTrue(here.tryAcquire(kind, NAME, owner, LEASE, 0).join());
