@@ -118,6 +118,33 @@ class ReplicaAcksIT {
     }
 
     @Test
+    void withAcksAPermitNoReplicaConfirmedIsRefusedAndGivenBack() throws Exception {
+        try (HaspClient client = client(master, ONE_REPLICA)) {
+            io.hasp.sync.HaspSemaphore plain = client.getSemaphore("permits");
+            io.hasp.sync.HaspPermitExpirableSemaphore leased = client.getPermitExpirableSemaphore("leases");
+            assertTrue(plain.trySetPermits(2));
+            assertTrue(leased.trySetPermits(2));
+            assertTrue(plain.tryAcquire(), "taken while the replica confirms");
+            plain.release();
+
+            link.blackhole(true);
+            java.util.concurrent.ExecutionException refused = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> plain.tryAcquireAsync(1).get(30, java.util.concurrent.TimeUnit.SECONDS));
+            assertTrue(refused.getCause() instanceof ReplicaAcksException, String.valueOf(refused.getCause()));
+            assertTrue(Conditions.await(DEADLINE, () -> "2".equals(call(master, "GET", "permits"))),
+                    "the permit taken on the master is given back");
+
+            refused = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> leased.tryAcquireAsync(Duration.ZERO, Duration.ofMinutes(1)).get(30,
+                            java.util.concurrent.TimeUnit.SECONDS));
+            assertTrue(refused.getCause() instanceof ReplicaAcksException, String.valueOf(refused.getCause()));
+            assertTrue(Conditions.await(DEADLINE, () -> "2".equals(call(master, "GET", "leases"))
+                    && Long.valueOf(0).equals(call(master, "EXISTS", "{leases}:timeout"))),
+                    "the permit leased on the master is given back, its lease gone");
+        }
+    }
+
+    @Test
     void withAcksAGrantNoReplicaConfirmedIsRefusedAndRolledBack() throws Exception {
         try (HaspClient first = client(master, ONE_REPLICA)) {
             HaspLock lock = first.getLock("stock");

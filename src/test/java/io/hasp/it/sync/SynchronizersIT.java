@@ -227,6 +227,46 @@ class SynchronizersIT {
     }
 
     @Test
+    void theListenerHearsEachWaitAsAnAcquisition(TestInfo test) throws Exception {
+        String name = name(test);
+        List<String> heard = java.util.Collections.synchronizedList(new ArrayList<>());
+        io.hasp.HaspListener listener = new io.hasp.HaspListener() {
+            @Override
+            public Object acquireStarted(String kind, String lock) {
+                return kind + " " + lock;
+            }
+
+            @Override
+            public void acquired(String kind, String lock, long waitNanos, Object started) {
+                heard.add("acquired " + started);
+            }
+
+            @Override
+            public void acquireFailed(String kind, String lock, long waitNanos, Throwable cause, Object started) {
+                heard.add("failed " + started + (cause == null ? "" : " " + cause.getClass().getSimpleName()));
+            }
+        };
+        try (HaspClient heardClient = HaspClient.create(HaspConfig.builder().uri(servers.uri()).listener(listener)
+                .build())) {
+            HaspSemaphore semaphore = heardClient.getSemaphore(name);
+            assertTrue(semaphore.trySetPermits(1));
+            assertTrue(semaphore.tryAcquire(1, Duration.ofSeconds(5)));
+            assertFalse(semaphore.tryAcquire(1, Duration.ofMillis(50)), "none left");
+            String id = heardClient.getPermitExpirableSemaphore(name + ":leased").tryAcquire(Duration.ZERO,
+                    Duration.ofMinutes(1));
+            assertEquals(null, id, "never set");
+            HaspCountDownLatch latch = heardClient.getCountDownLatch(name + ":latch");
+            assertTrue(latch.await(Duration.ofSeconds(5)), "an open latch");
+            CompletableFuture<Void> cancelled = semaphore.acquireAsync(1);
+            cancelled.cancel(false);
+            assertTrue(Conditions.await(DEADLINE, () -> heard.size() == 5), heard::toString);
+            assertEquals(java.util.Set.of("acquired semaphore " + name, "failed semaphore " + name,
+                    "failed expirable-semaphore " + name + ":leased", "acquired latch " + name + ":latch",
+                    "failed semaphore " + name + " CancellationException"), new java.util.HashSet<>(heard), heard::toString);
+        }
+    }
+
+    @Test
     void closingTheClientEndsItsWaits(TestInfo test) throws Exception {
         String name = name(test);
         HaspClient closing = HaspClient.create(HaspConfig.builder().uri(servers.uri()).build());

@@ -1,5 +1,6 @@
 package io.hasp.internal.sync;
 
+import io.hasp.HaspListener;
 import io.hasp.RedisClosedException;
 import io.hasp.internal.Futures;
 import io.hasp.internal.pubsub.PubSub;
@@ -19,10 +20,25 @@ public final class PermitWaiters {
     /** The waits of this client that have not ended, so that closing the client ends them. */
     private final Set<SyncWait> waits = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    private final HaspListener listener;   // null: none
 
-    /** The waiters of a client whose subscriptions go through {@code pubSub}. */
+    /** The waiters of a client whose subscriptions go through {@code pubSub}, without a listener. */
     public PermitWaiters(PubSub pubSub) {
+        this(pubSub, null);
+    }
+
+    /**
+     * The waiters of a client whose subscriptions go through {@code pubSub}, whose waits {@code listener} hears of
+     * ({@link SyncEvents}; null: none).
+     */
+    public PermitWaiters(PubSub pubSub, HaspListener listener) {
         this.pubSub = pubSub;
+        this.listener = listener;
+    }
+
+    /** The client's listener, or null. */
+    HaspListener listener() {
+        return listener;
     }
 
     /**

@@ -102,7 +102,7 @@ public final class RedisCountDownLatch extends Synchronizer implements HaspCount
     /** A wait for the latch to open: every announcement (zero reached, a new count) makes each waiter look again. */
     private SyncWait opening(long waitNanos) {
         return new SyncWait(waiters, timer, LatchScripts.channel(name), true,
-                () -> getCountAsync().thenApply(count -> count == 0), null, toString(), waitNanos);
+                () -> getCountAsync().thenApply(count -> count == 0), null, "latch", name, waitNanos);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.hasp.internal.sync;
 
+import io.hasp.ReplicaAcksException;
 import io.hasp.internal.Futures;
 import io.hasp.internal.topology.Topology;
 import io.hasp.lock.HoldEnd;
@@ -242,7 +243,7 @@ public final class RedisPermitExpirableSemaphore extends Synchronizer implements
 
         CompletableFuture<String> start(long waitNanos) {
             SyncWait wait = new SyncWait(waiters, timer, SemaphoreScripts.channel(name), false, this::tryOnce,
-                    this::giveBack, () -> nextLookMillis, RedisPermitExpirableSemaphore.this.toString(), waitNanos);
+                    this::giveBack, () -> nextLookMillis, "expirable-semaphore", name, waitNanos);
             return wait.startAs(leased -> leased ? PermitIds.text(id) : null);
         }
 
@@ -272,7 +273,10 @@ public final class RedisPermitExpirableSemaphore extends Synchronizer implements
          * this acquisition's alone, and it has failed.
          */
         private void giveBackAfterLoss(int send) {
-            Futures.sent(() -> ExpirableScripts.release(topology, name, id)).whenComplete((released, error) -> {
+            Futures.sent(() -> ExpirableScripts.release(topology, name, id)).whenComplete((released, sendError) -> {
+                // A give-back that too few replicas confirmed ran all the same.
+                Throwable error = sendError == null || Futures.unwrap(sendError) instanceof ReplicaAcksException
+                        ? null : sendError;
                 if (send >= GIVE_BACK_SENDS) {
                     if (error != null) {
                         log.warn("{}: a permit that a failed acquisition may have leased could not be given back; it"

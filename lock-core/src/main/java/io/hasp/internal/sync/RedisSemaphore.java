@@ -164,7 +164,7 @@ public final class RedisSemaphore extends Synchronizer implements HaspSemaphore 
     private SyncWait waitFor(int permits, long waitNanos) {
         return new SyncWait(waiters, timer, SemaphoreScripts.channel(name), false,
                 () -> SemaphoreScripts.acquire(topology, name, permits),
-                () -> SemaphoreScripts.release(topology, name, permits), toString(), waitNanos);
+                () -> SemaphoreScripts.release(topology, name, permits), "semaphore", name, waitNanos);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.hasp.internal.sync;
 
 import io.hasp.RedisClosedException;
+import io.hasp.ReplicaAcksException;
 import io.hasp.internal.Futures;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
@@ -37,6 +38,8 @@ final class SyncWait {
     private final Supplier<CompletableFuture<Boolean>> tryOnce;
     private final Supplier<CompletableFuture<?>> undo;
     private final LongSupplier nextLookMillis;
+    private final String kind;
+    private final String name;
     private final String what;
     private final boolean bounded;
     private final long deadlineNanos;
@@ -55,22 +58,29 @@ final class SyncWait {
      * @param tryOnce one try: a future of {@code true} when it succeeded
      * @param undo gives back what a try took, for a success that came after the wait ended; null when a try takes
      *     nothing
-     * @param what the synchronizer, for logs
+     * @param kind the synchronizer's kind, as the client's listener hears it (for example {@code "semaphore"})
+     * @param name the synchronizer's name
      */
     SyncWait(PermitWaiters waiters, Timer timer, String channelName, boolean wakesAll,
-            Supplier<CompletableFuture<Boolean>> tryOnce, Supplier<CompletableFuture<?>> undo, String what,
-            long waitNanos) {
-        this(waiters, timer, channelName, wakesAll, tryOnce, undo, null, what, waitNanos);
+            Supplier<CompletableFuture<Boolean>> tryOnce, Supplier<CompletableFuture<?>> undo, String kind,
+            String name, long waitNanos) {
+        this(waiters, timer, channelName, wakesAll, tryOnce, undo, null, kind, name, waitNanos);
     }
 
     /**
      * A wait as above whose failed tries may tell when something changes without an announcement (a lease that runs
      * out): {@code nextLookMillis}, asked after each failed try, is how long a parked waiter waits at most before it
      * looks again (capped at {@link #RECHECK_MILLIS}); null: always {@link #RECHECK_MILLIS}.
+     *
+     * @param kind the synchronizer's kind, as the client's listener hears it (for example {@code "semaphore"})
+     * @param name the synchronizer's name
      */
     SyncWait(PermitWaiters waiters, Timer timer, String channelName, boolean wakesAll,
             Supplier<CompletableFuture<Boolean>> tryOnce, Supplier<CompletableFuture<?>> undo,
-            LongSupplier nextLookMillis, String what, long waitNanos) {
+            LongSupplier nextLookMillis, String kind, String name, long waitNanos) {
+        this.kind = kind;
+        this.name = name;
+        this.what = kind + " " + name;
         this.nextLookMillis = nextLookMillis;
         this.waiters = waiters;
         this.timer = timer;
@@ -78,7 +88,6 @@ final class SyncWait {
         this.wakesAll = wakesAll;
         this.tryOnce = tryOnce;
         this.undo = undo;
-        this.what = what;
         this.bounded = waitNanos >= 0;
         this.deadlineNanos = System.nanoTime() + Math.max(0, waitNanos);
     }
@@ -139,6 +148,7 @@ final class SyncWait {
             return result;
         }
         result.whenComplete((taken, error) -> ended());
+        SyncEvents.follow(waiters.listener(), kind, name, result);
         if (bounded && remainingNanos() > 0) {
             Timeout t = schedule(this::deadlinePassed, remainingNanos());
             if (t == null) {
@@ -168,8 +178,13 @@ final class SyncWait {
 
     private void onReply(Boolean taken, Throwable error) {
         if (error != null) {
-            // The try may have run (its reply was lost): the caller hears the Redis error, not a refusal.
-            result.completeExceptionally(Futures.unwrap(error));
+            Throwable cause = Futures.unwrap(error);
+            if (undo != null && cause instanceof ReplicaAcksException unconfirmed
+                    && Boolean.TRUE.equals(unconfirmed.reply())) {
+                giveBack();   // taken on the master, but too few replicas confirmed it: refused, and undone
+            }
+            // Else the try may have run (its reply was lost): the caller hears the Redis error, not a refusal.
+            result.completeExceptionally(cause);
             return;
         }
         if (taken) {
@@ -322,7 +337,7 @@ final class SyncWait {
 
     private void giveBack() {
         Futures.sent(undo::get).whenComplete((undone, error) -> {
-            if (error != null) {
+            if (error != null && !(Futures.unwrap(error) instanceof ReplicaAcksException)) {   // unconfirmed: it ran
                 log.warn("{}: what a try took after its wait ended could not be given back: {}", what,
                         error.toString());
             }

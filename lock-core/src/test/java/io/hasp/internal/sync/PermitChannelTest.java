@@ -22,7 +22,7 @@ class PermitChannelTest {
         SyncWait wait = new SyncWait(waiters, null, channel.channel, false, () -> {
             tries.add(name);
             return new CompletableFuture<>();
-        }, null, name, -1);
+        }, null, "semaphore", name, -1);
         channel.join();
         channel.parkUnlessChance(wait);
         return wait;
@@ -54,7 +54,7 @@ class PermitChannelTest {
         PermitChannel channel = new PermitChannel("redisson_sc:{s}", false);
         channel.join();
         channel.onMessage(channel.channel, "1");
-        SyncWait between = new SyncWait(waiters, null, channel.channel, false, CompletableFuture::new, null, "w", -1);
+        SyncWait between = new SyncWait(waiters, null, channel.channel, false, CompletableFuture::new, null, "semaphore", "w", -1);
         assertFalse(channel.parkUnlessChance(between), "the chance says: try again now");
     }
 
