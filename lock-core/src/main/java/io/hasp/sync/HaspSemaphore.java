@@ -58,9 +58,10 @@ public interface HaspSemaphore {
     CompletableFuture<Integer> availablePermitsAsync();
 
     /**
-     * Takes every free permit.
+     * Takes every free permit: the count is 0 afterwards.
      *
-     * @return how many permits were taken
+     * @return how many permits were taken; the count itself when it was below zero (permits taken away by a negative
+     *     {@link #addPermits}), as Redisson's {@code drainPermits} answers
      */
     int drainPermits();
 

@@ -103,6 +103,9 @@ class SynchronizersIT {
         assertEquals(4, semaphore.drainPermits());
         assertEquals(0, semaphore.availablePermits());
         assertEquals(0, semaphore.drainPermits());
+        semaphore.addPermits(-2);
+        assertEquals(-2, semaphore.drainPermits(), "a count below zero is drained to 0, and said, as Redisson does");
+        assertEquals(0, semaphore.availablePermits());
         assertEquals("0", servers.call(name(test), "GET", name(test)), "the permits at the name, as a number");
     }
 

@@ -4,14 +4,15 @@ import io.hasp.internal.pubsub.MessageListener;
 import io.hasp.internal.pubsub.Subscription;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * The waiters of one synchronizer in one client, sharing one subscription to its channel. A semaphore's message
- * carries the number of permits free after a release: it wakes at most that many parked waiters (the longest parked
- * first), or leaves as many chances for waiters between a failed try and parking, so that no release is missed
- * between the two. Where every message wakes everyone (a latch's: its count reached zero, or was set anew), it wakes
+ * carries the number of permits free after a release: it wakes the longest-parked waiters whose tries fit in that
+ * many permits (a waiter for more stays parked, and does not hold back one for fewer behind it), or leaves as many
+ * chances for waiters between a failed try and parking, so that no release is missed between the two. Where every message wakes everyone (a latch's: its count reached zero, or was set anew), it wakes
  * every waiter. A resubscription wakes everyone, since messages may have been lost. Thread-safe: the fields are
  * guarded by {@code this}, and wake actions run outside the monitor.
  */
@@ -121,10 +122,15 @@ final class PermitChannel implements MessageListener {
         while (left > 0) {
             List<SyncWait> wakes = new ArrayList<>();
             synchronized (this) {
-                while (wakes.size() < left && !parked.isEmpty()) {
-                    wakes.add(parked.pollFirst());
+                long unused = left;
+                for (Iterator<SyncWait> waiting = parked.iterator(); unused > 0 && waiting.hasNext(); ) {
+                    SyncWait wait = waiting.next();
+                    if (wait.permits() <= unused) {
+                        waiting.remove();
+                        wakes.add(wait);
+                        unused -= wait.permits();
+                    }
                 }
-                long unused = left - wakes.size();
                 if (unused > 0) {
                     chances = (int) Math.min(refs, chances + Math.min(unused, refs));
                 }
@@ -132,7 +138,7 @@ final class PermitChannel implements MessageListener {
             left = 0;
             for (SyncWait wake : wakes) {
                 if (!wake.woken()) {
-                    left++;   // its wait had ended: the wake goes to the next waiter
+                    left += wake.permits();   // its wait had ended: its permits' wake goes to the next waiters
                 }
             }
             if (free == Long.MAX_VALUE) {

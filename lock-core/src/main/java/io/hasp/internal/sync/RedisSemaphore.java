@@ -81,7 +81,7 @@ public final class RedisSemaphore extends Synchronizer implements HaspSemaphore 
     @Override
     public CompletableFuture<Integer> drainPermitsAsync() {
         return Futures.sent(() -> SemaphoreScripts.drain(topology, name))
-                .thenApply(taken -> (int) Math.min(Integer.MAX_VALUE, taken));
+                .thenApply(taken -> (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, taken)));
     }
 
     @Override
@@ -164,7 +164,8 @@ public final class RedisSemaphore extends Synchronizer implements HaspSemaphore 
     private SyncWait waitFor(int permits, long waitNanos) {
         return new SyncWait(waiters, timer, SemaphoreScripts.channel(name), false,
                 () -> SemaphoreScripts.acquire(topology, name, permits),
-                () -> SemaphoreScripts.release(topology, name, permits), "semaphore", name, waitNanos);
+                () -> SemaphoreScripts.release(topology, name, permits), "semaphore", name, waitNanos)
+                .needing(permits);
     }
 
     @Override

@@ -43,6 +43,8 @@ final class SyncWait {
     private final String what;
     private final boolean bounded;
     private final long deadlineNanos;
+    /** How many permits one try takes: a message announcing fewer free permits does not wake this wait. */
+    private int permits = 1;
     /** What the caller gets: true when a try succeeded, false when the wait ran out. */
     final CompletableFuture<Boolean> result = new CompletableFuture<>();
 
@@ -139,6 +141,17 @@ final class SyncWait {
             }
         });
         return done;
+    }
+
+    /** Sets how many permits one try takes (1 unless set), before the wait starts; returns this wait. */
+    SyncWait needing(int permits) {
+        this.permits = permits;
+        return this;
+    }
+
+    /** How many permits one try takes. */
+    int permits() {
+        return permits;
     }
 
     /** Starts the wait; returns its result. */

@@ -40,6 +40,19 @@ class PermitChannelTest {
     }
 
     @Test
+    void aWaiterForMorePermitsThanAMessageFreesStaysParkedAndDoesNotHoldBackTheNext() {
+        PermitChannel channel = new PermitChannel("redisson_sc:{s}", false);
+        parkedWait(channel, "three").needing(3);
+        parkedWait(channel, "one");
+        parkedWait(channel, "another");
+        channel.onMessage(channel.channel, "1");
+        assertEquals(List.of("one"), tries, "one permit free: the waiter for one tries, the waiter for three waits on");
+        channel.onMessage(channel.channel, "3");
+        assertEquals(List.of("one", "three"), tries, "three free: the longest parked that fits");
+        assertEquals(1, channel.parked());
+    }
+
+    @Test
     void aWakeThatReachesAnEndedWaitGoesToTheNextWaiter() {
         PermitChannel channel = new PermitChannel("redisson_sc:{s}", false);
         SyncWait ended = parkedWait(channel, "ended");
