@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
@@ -188,39 +187,14 @@ class PermitExpirableSemaphoreIT {
     void permitsBoundTheHoldersAcrossClients(TestInfo test) throws Exception {
         String name = name(test);
         assertTrue(client.getPermitExpirableSemaphore(name).trySetPermits(2));
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger most = new AtomicInteger();
-        List<Thread> threads = new ArrayList<>();
-        List<Throwable> failures = new ArrayList<>();
-        for (int i = 0; i < 6; i++) {
+        int most = PermitHolders.mostInside(6, 30, i -> {
             HaspPermitExpirableSemaphore semaphore = (i % 2 == 0 ? client : other).getPermitExpirableSemaphore(name);
-            Thread thread = new Thread(() -> {
-                try {
-                    for (int n = 0; n < 30; n++) {
-                        String id = semaphore.acquire(MINUTE);
-                        try {
-                            most.accumulateAndGet(inside.incrementAndGet(), Math::max);
-                            Thread.onSpinWait();
-                            inside.decrementAndGet();
-                        } finally {
-                            semaphore.release(id);
-                        }
-                    }
-                } catch (Throwable t) {
-                    synchronized (failures) {
-                        failures.add(t);
-                    }
-                }
-            }, "expirable-user-" + i);
-            threads.add(thread);
-            thread.start();
-        }
-        for (Thread thread : threads) {
-            thread.join(TimeUnit.SECONDS.toMillis(60));
-        }
-        assertTrue(threads.stream().noneMatch(Thread::isAlive), "every user finished");
-        assertEquals(List.of(), failures);
-        assertTrue(most.get() <= 2, "at most two inside at once: " + most.get());
+            return () -> {
+                String id = semaphore.acquire(MINUTE);
+                return () -> semaphore.release(id);
+            };
+        });
+        assertTrue(most <= 2, "at most two inside at once: " + most);
         assertEquals(2, client.getPermitExpirableSemaphore(name).availablePermits(), "every permit back");
         assertEquals(0L, servers.call(name, "EXISTS", leases(name)), "no lease left");
     }

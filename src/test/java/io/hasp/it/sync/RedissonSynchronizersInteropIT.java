@@ -209,59 +209,31 @@ class RedissonSynchronizersInteropIT {
         String name = name(test);
         assertTrue(hasp.getSemaphore(name).trySetPermits(3));
         assertTrue(hasp.getPermitExpirableSemaphore(name + ":leased").trySetPermits(3));
-        java.util.concurrent.atomic.AtomicInteger inside = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicInteger insideLeased = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicInteger most = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicInteger mostLeased = new java.util.concurrent.atomic.AtomicInteger();
-        List<Thread> threads = new java.util.ArrayList<>();
-        List<Throwable> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-        for (int i = 0; i < 8; i++) {
-            boolean ofHasp = i % 2 == 0;
-            HaspSemaphore oursPlain = hasp.getSemaphore(name);
-            RSemaphore theirsPlain = redisson.getSemaphore(name);
-            HaspPermitExpirableSemaphore oursLeased = hasp.getPermitExpirableSemaphore(name + ":leased");
-            RPermitExpirableSemaphore theirsLeased = redisson.getPermitExpirableSemaphore(name + ":leased");
-            Thread thread = new Thread(() -> {
-                try {
-                    for (int n = 0; n < 25; n++) {
-                        if (ofHasp) {
-                            oursPlain.acquire();
-                        } else {
-                            theirsPlain.acquire();
-                        }
-                        most.accumulateAndGet(inside.incrementAndGet(), Math::max);
-                        Thread.onSpinWait();
-                        inside.decrementAndGet();
-                        if (ofHasp) {
-                            oursPlain.release();
-                        } else {
-                            theirsPlain.release();
-                        }
-                        String id = ofHasp ? oursLeased.acquire(Duration.ofMinutes(1))
-                                : theirsLeased.acquire(60, TimeUnit.SECONDS);
-                        mostLeased.accumulateAndGet(insideLeased.incrementAndGet(), Math::max);
-                        Thread.onSpinWait();
-                        insideLeased.decrementAndGet();
-                        if (ofHasp) {
-                            oursLeased.release(id);
-                        } else {
-                            theirsLeased.release(id);
-                        }
-                    }
-                } catch (Throwable t) {
-                    failures.add(t);
-                }
-            }, (ofHasp ? "hasp" : "redisson") + "-holder-" + i);
-            threads.add(thread);
-            thread.start();
-        }
-        for (Thread thread : threads) {
-            thread.join(TimeUnit.SECONDS.toMillis(120));
-        }
-        assertTrue(threads.stream().noneMatch(Thread::isAlive), "every holder finished");
-        assertEquals(List.of(), failures);
-        assertTrue(most.get() <= 3, "at most three inside the plain semaphore: " + most.get());
-        assertTrue(mostLeased.get() <= 3, "at most three inside the expirable one: " + mostLeased.get());
+        // 4 hasp and 4 Redisson threads (each library its own client), first on the plain semaphore, then the leased.
+        int most = PermitHolders.mostInside(8, 25, i -> {
+            HaspSemaphore ours = hasp.getSemaphore(name);
+            RSemaphore theirs = redisson.getSemaphore(name);
+            return i % 2 == 0 ? () -> {
+                ours.acquire();
+                return ours::release;
+            } : () -> {
+                theirs.acquire();
+                return theirs::release;
+            };
+        });
+        int mostLeased = PermitHolders.mostInside(8, 25, i -> {
+            HaspPermitExpirableSemaphore ours = hasp.getPermitExpirableSemaphore(name + ":leased");
+            RPermitExpirableSemaphore theirs = redisson.getPermitExpirableSemaphore(name + ":leased");
+            return i % 2 == 0 ? () -> {
+                String id = ours.acquire(Duration.ofMinutes(1));
+                return () -> ours.release(id);
+            } : () -> {
+                String id = theirs.acquire(60, TimeUnit.SECONDS);
+                return () -> theirs.release(id);
+            };
+        });
+        assertTrue(most <= 3, "at most three inside the plain semaphore: " + most);
+        assertTrue(mostLeased <= 3, "at most three inside the expirable one: " + mostLeased);
         assertEquals(3, redisson.getSemaphore(name).availablePermits(), "no permit lost");
         assertEquals(3, redisson.getPermitExpirableSemaphore(name + ":leased").availablePermits(), "no lease lost");
     }

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * ({@link ExpirableScripts}), waiting through the client's {@link PermitWaiters} on the plain semaphore's channel. A
  * cheap view; thread-safe.
  */
-public final class RedisPermitExpirableSemaphore extends Synchronizer implements HaspPermitExpirableSemaphore {
+public final class RedisPermitExpirableSemaphore extends CountedPermits implements HaspPermitExpirableSemaphore {
 
     /** A lease argument's stand-in for "kept by the watchdog". */
     private static final long WATCHDOG = -1;
@@ -37,12 +37,8 @@ public final class RedisPermitExpirableSemaphore extends Synchronizer implements
      */
     public RedisPermitExpirableSemaphore(Topology topology, PermitWaiters waiters, Timer timer,
             WatchdogPermits watchdog, String name) {
-        super(topology, waiters, timer, name, "semaphore");
+        super(topology, waiters, timer, name, "a blocking HaspPermitExpirableSemaphore call");
         this.watchdog = watchdog;
-    }
-
-    private static <T> T join(CompletableFuture<T> future) {
-        return Futures.join(future, "a blocking HaspPermitExpirableSemaphore call");
     }
 
     private static long leaseMillis(Duration leaseTime) {
@@ -59,37 +55,9 @@ public final class RedisPermitExpirableSemaphore extends Synchronizer implements
     }
 
     @Override
-    public boolean trySetPermits(int permits) {
-        return join(trySetPermitsAsync(permits));
-    }
-
-    @Override
-    public CompletableFuture<Boolean> trySetPermitsAsync(int permits) {
-        if (permits < 0) {
-            throw new IllegalArgumentException("permits: " + permits + " (expected: at least 0)");
-        }
-        return Futures.sent(() -> SemaphoreScripts.trySet(topology, name, permits));
-    }
-
-    @Override
-    public void addPermits(int permits) {
-        join(addPermitsAsync(permits));
-    }
-
-    @Override
-    public CompletableFuture<Void> addPermitsAsync(int permits) {
-        return Futures.sent(() -> SemaphoreScripts.release(topology, name, permits)).thenApply(free -> null);
-    }
-
-    @Override
-    public int availablePermits() {
-        return join(availablePermitsAsync());
-    }
-
-    @Override
     public CompletableFuture<Integer> availablePermitsAsync() {
         return Futures.sent(() -> ExpirableScripts.available(topology, name))
-                .thenApply(free -> (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, free)));
+                .thenApply(CountedPermits::clamped);
     }
 
     @Override

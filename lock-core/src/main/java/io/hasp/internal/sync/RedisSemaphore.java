@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * The {@link HaspSemaphore} of one name on one client: scripts on the client's topology ({@link SemaphoreScripts}),
  * waiting through the client's {@link PermitWaiters}. A cheap view; thread-safe.
  */
-public final class RedisSemaphore extends Synchronizer implements HaspSemaphore {
+public final class RedisSemaphore extends CountedPermits implements HaspSemaphore {
 
     /**
      * The semaphore {@code name} of a client.
@@ -21,7 +21,7 @@ public final class RedisSemaphore extends Synchronizer implements HaspSemaphore 
      * @throws IllegalArgumentException when {@code name} is null or empty
      */
     public RedisSemaphore(Topology topology, PermitWaiters waiters, Timer timer, String name) {
-        super(topology, waiters, timer, name, "semaphore");
+        super(topology, waiters, timer, name, "a blocking HaspSemaphore call");
     }
 
     private static int atLeastOne(int permits) {
@@ -31,46 +31,14 @@ public final class RedisSemaphore extends Synchronizer implements HaspSemaphore 
         return permits;
     }
 
-    private static <T> T join(CompletableFuture<T> future) {
-        return Futures.join(future, "a blocking HaspSemaphore call");
-    }
-
     private static <T> T awaitInterruptibly(CompletableFuture<T> future) throws InterruptedException {
         return SyncWait.awaitInterruptibly(future, "a blocking HaspSemaphore acquisition");
     }
 
     @Override
-    public boolean trySetPermits(int permits) {
-        return join(trySetPermitsAsync(permits));
-    }
-
-    @Override
-    public CompletableFuture<Boolean> trySetPermitsAsync(int permits) {
-        if (permits < 0) {
-            throw new IllegalArgumentException("permits: " + permits + " (expected: at least 0)");
-        }
-        return Futures.sent(() -> SemaphoreScripts.trySet(topology, name, permits));
-    }
-
-    @Override
-    public void addPermits(int permits) {
-        join(addPermitsAsync(permits));
-    }
-
-    @Override
-    public CompletableFuture<Void> addPermitsAsync(int permits) {
-        return Futures.sent(() -> SemaphoreScripts.release(topology, name, permits)).thenApply(free -> null);
-    }
-
-    @Override
-    public int availablePermits() {
-        return join(availablePermitsAsync());
-    }
-
-    @Override
     public CompletableFuture<Integer> availablePermitsAsync() {
         return Futures.sent(() -> topology.commands().get(name)).thenApply(value -> value == null ? 0
-                : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, Long.parseLong(value))));
+                : clamped(Long.parseLong(value)));
     }
 
     @Override
@@ -81,7 +49,7 @@ public final class RedisSemaphore extends Synchronizer implements HaspSemaphore 
     @Override
     public CompletableFuture<Integer> drainPermitsAsync() {
         return Futures.sent(() -> SemaphoreScripts.drain(topology, name))
-                .thenApply(taken -> (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, taken)));
+                .thenApply(CountedPermits::clamped);
     }
 
     @Override

@@ -1,0 +1,58 @@
+package io.hasp.internal.sync;
+
+import io.hasp.internal.Futures;
+import io.hasp.internal.topology.Topology;
+import io.netty.util.Timer;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What both semaphores have: free permits counted at the semaphore's name, set once and added to by the plain
+ * semaphore's scripts ({@link SemaphoreScripts}), which announce them on {@code redisson_sc:{<name>}}; and their
+ * blocking calls, which wait for the async ones.
+ */
+abstract class CountedPermits extends Synchronizer {
+
+    /** What this semaphore's blocking calls are, in the message that refuses one on a hasp client thread. */
+    private final String blockingCall;
+
+    CountedPermits(Topology topology, PermitWaiters waiters, Timer timer, String name, String blockingCall) {
+        super(topology, waiters, timer, name, "semaphore");
+        this.blockingCall = blockingCall;
+    }
+
+    /** Waits for {@code future}: a blocking call's answer. */
+    final <T> T join(CompletableFuture<T> future) {
+        return Futures.join(future, blockingCall);
+    }
+
+    public boolean trySetPermits(int permits) {
+        return join(trySetPermitsAsync(permits));
+    }
+
+    public CompletableFuture<Boolean> trySetPermitsAsync(int permits) {
+        if (permits < 0) {
+            throw new IllegalArgumentException("permits: " + permits + " (expected: at least 0)");
+        }
+        return Futures.sent(() -> SemaphoreScripts.trySet(topology, name, permits));
+    }
+
+    public void addPermits(int permits) {
+        join(addPermitsAsync(permits));
+    }
+
+    public CompletableFuture<Void> addPermitsAsync(int permits) {
+        return Futures.sent(() -> SemaphoreScripts.release(topology, name, permits)).thenApply(free -> null);
+    }
+
+    public int availablePermits() {
+        return join(availablePermitsAsync());
+    }
+
+    /** The permits free now. */
+    public abstract CompletableFuture<Integer> availablePermitsAsync();
+
+    /** {@code count} as an {@code int}, clamped. */
+    static int clamped(long count) {
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, count));
+    }
+}
