@@ -105,8 +105,9 @@ public interface HaspPermitExpirableSemaphore {
      * How the permit {@code permitId}, kept by this client's watchdog, ended: {@link HoldEnd#RELEASED} when this
      * client gave it back, {@link HoldEnd#LOST} when a renewal found it gone (its lease ran out, or another client
      * gave it back) or could not reach Redis before its lease ran out, {@link HoldEnd#CLIENT_CLOSED} when the client
-     * closed first (its lease then runs out in Redis). Completes with {@link HoldEnd#RELEASED} at once for a permit
-     * this client does not keep (one taken with a lease time, or by another client).
+     * closed first (its lease then runs out in Redis). Asked after the permit ended, it answers how (until this client
+     * gives the id back, or forgets it among the last few thousand endings). Completes with {@link HoldEnd#RELEASED}
+     * at once for a permit this client never kept (one taken with a lease time, or by another client).
      *
      * @throws IllegalArgumentException when {@code permitId} is not an id's 32 hexadecimal digits
      */

@@ -145,6 +145,28 @@ class ReplicaAcksIT {
     }
 
     @Test
+    void withAcksAPermitKeptByTheWatchdogStaysKeptWhileNoReplicaConfirmsItsRenewals() throws Exception {
+        try (HaspClient client = HaspClient.create(HaspConfig.builder().uri(master.uri()).replicaAcks(ONE_REPLICA)
+                .watchdogLease(Duration.ofMillis(1_200)).build())) {
+            io.hasp.sync.HaspPermitExpirableSemaphore leased = client.getPermitExpirableSemaphore("kept");
+            assertTrue(leased.trySetPermits(1));
+            String id = leased.tryAcquire();
+            java.util.concurrent.CompletableFuture<io.hasp.lock.HoldEnd> end = leased.leaseEnd(id);
+            link.blackhole(true);
+            // Renewals run on the master, but no replica confirms them: as for a lock's, the master's answer stands.
+            long start = serverMillis(master);
+            assertTrue(Conditions.await(DEADLINE, () -> serverMillis(master) > start + 4 * 1_200));
+            assertFalse(end.isDone(), "still kept: " + end);
+            assertEquals(1L, call(master, "ZCARD", "{kept}:timeout"), "still leased on the master");
+        }
+    }
+
+    private static long serverMillis(RedisServer server) {
+        java.util.List<?> time = (java.util.List<?>) call(server, "TIME");
+        return Long.parseLong((String) time.get(0)) * 1000 + Long.parseLong((String) time.get(1)) / 1000;
+    }
+
+    @Test
     void withAcksAGrantNoReplicaConfirmedIsRefusedAndRolledBack() throws Exception {
         try (HaspClient first = client(master, ONE_REPLICA)) {
             HaspLock lock = first.getLock("stock");

@@ -296,6 +296,7 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
             if (hold != null) {
                 context.holds.end(hold, HoldEnd.RELEASED);
             }
+            context.holds.forgetEnded(holdKey);   // an ending remembered before this release is not reported later
             noLongerHeldHere();
             // A release that wakes every waiter by its message still tells this process of a turn it gave.
             if (!handedOver && (!kind.releaseWakesAll() || outcome.turnGiven())) {

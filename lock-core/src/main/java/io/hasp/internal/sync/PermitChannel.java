@@ -12,7 +12,8 @@ import java.util.concurrent.CompletableFuture;
  * The waiters of one synchronizer in one client, sharing one subscription to its channel. A semaphore's message
  * carries the number of permits free after a release: it wakes the longest-parked waiters whose tries fit in that
  * many permits (a waiter for more stays parked, and does not hold back one for fewer behind it), or leaves as many
- * chances for waiters between a failed try and parking, so that no release is missed between the two. Where every message wakes everyone (a latch's: its count reached zero, or was set anew), it wakes
+ * chances, each for a try that fits in the permits left, for waiters between a failed try and parking, so that no
+ * release is missed between the two. Where every message wakes everyone (a latch's: its count reached zero, or was set anew), it wakes
  * every waiter. A resubscription wakes everyone, since messages may have been lost. Thread-safe: the fields are
  * guarded by {@code this}, and wake actions run outside the monitor.
  */
@@ -28,6 +29,8 @@ final class PermitChannel implements MessageListener {
     private final ArrayDeque<SyncWait> parked = new ArrayDeque<>();
     private int refs;                   // guarded by this
     private int chances;                // guarded by this
+    /** The free permits the last message left unclaimed by parked waiters: a chance fits a try of at most this many. */
+    private long chanceFits;            // guarded by this
     private boolean closed;             // guarded by this
     private Subscription subscription;  // guarded by this
 
@@ -80,9 +83,12 @@ final class PermitChannel implements MessageListener {
         return true;
     }
 
-    /** Parks {@code wake} unless a chance is left by a message since the waiter's try; false: try again now. */
+    /**
+     * Parks {@code wake} unless a chance is left by a message since the waiter's try, for a try of as many permits as
+     * its; false: try again now.
+     */
     synchronized boolean parkUnlessChance(SyncWait wake) {
-        if (chances > 0) {
+        if (chances > 0 && wake.permits() <= chanceFits) {
             chances--;
             return false;
         }
@@ -133,6 +139,7 @@ final class PermitChannel implements MessageListener {
                 }
                 if (unused > 0) {
                     chances = (int) Math.min(refs, chances + Math.min(unused, refs));
+                    chanceFits = unused;
                 }
             }
             left = 0;

@@ -1,13 +1,16 @@
 package io.hasp.internal.sync;
 
 import io.hasp.HaspListener;
+import io.hasp.ReplicaAcksException;
 import io.hasp.internal.Futures;
 import io.hasp.internal.topology.Topology;
 import io.hasp.lock.HoldEnd;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -21,13 +24,15 @@ import org.slf4j.LoggerFactory;
  * semaphore and batch of ids, so that it lasts while the client lives and comes back by itself within one lease once
  * the process dies or loses Redis. A permit that a renewal finds gone (reclaimed after its lease ran out, or given
  * back by someone else), or that no renewal could confirm before its lease ran out, ends {@link HoldEnd#LOST}, as a
- * lock's hold does. Thread-safe.
+ * lock's hold does; how kept permits ended is remembered (a bounded number) for {@link #end}. Thread-safe.
  */
 public final class WatchdogPermits {
 
     /** How the listener names these leases among lock kinds. */
     static final String KIND = "expirable-permit";
     private static final int BATCH = 100;
+    /** How many endings of kept permits {@link #end} remembers at most. */
+    private static final int MAX_REMEMBERED = 4096;
     private static final Logger log = LoggerFactory.getLogger(WatchdogPermits.class);
 
     private final Topology topology;
@@ -36,6 +41,10 @@ public final class WatchdogPermits {
     private final HaspListener listener;   // null: none
     /** The kept permits, by semaphore name, then by id (its text). */
     private final Map<String, Map<String, Kept>> kept = new ConcurrentHashMap<>();
+    /** How kept permits ended, by semaphore name and id; bounded. */
+    private final Map<String, HoldEnd> endings = new ConcurrentHashMap<>();
+    /** The semaphores whose renewal is on its way: a pass sends no second one for them meanwhile. */
+    private final Set<String> renewing = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     /**
@@ -55,7 +64,7 @@ public final class WatchdogPermits {
         final byte[] id;
         final long sinceNanos;
         /** When the last confirmed lease began: the send of the grant or of the renewal that confirmed it. */
-        volatile long confirmedNanos;
+        private long confirmedNanos;   // guarded by this
         final CompletableFuture<HoldEnd> end = new CompletableFuture<>();
 
         Kept(byte[] id, long sinceNanos) {
@@ -63,23 +72,40 @@ public final class WatchdogPermits {
             this.sinceNanos = sinceNanos;
             this.confirmedNanos = sinceNanos;
         }
+
+        synchronized void confirmed(long sentNanos) {
+            confirmedNanos = Math.max(confirmedNanos, sentNanos);
+        }
+
+        synchronized boolean leaseRanOut(long nowNanos, long leaseNanos) {
+            return nowNanos - confirmedNanos >= leaseNanos;
+        }
     }
 
     long leaseMillis() {
         return leaseMillis;
     }
 
-    /** Keeps the permit {@code id} of semaphore {@code name}, leased by a grant sent at {@code sentNanos}. */
+    /**
+     * Keeps the permit {@code id} of semaphore {@code name}, leased by a grant sent at {@code sentNanos}; a permit
+     * granted as the client closed ends CLIENT_CLOSED at once (its lease runs out in Redis).
+     */
     void keep(String name, byte[] id, long sentNanos) {
+        String text = PermitIds.text(id);
+        Kept permit = new Kept(id, sentNanos);
         if (closed) {
+            ended(name, text, permit, HoldEnd.CLIENT_CLOSED);
             return;
         }
-        Kept permit = new Kept(id, sentNanos);
         kept.compute(name, (n, permits) -> {
             Map<String, Kept> into = permits != null ? permits : new ConcurrentHashMap<>();
-            into.put(PermitIds.text(id), permit);
+            into.put(text, permit);
             return into;
         });
+        if (closed && remove(name, text) == permit) {   // close() ran meanwhile and did not see it
+            ended(name, text, permit, HoldEnd.CLIENT_CLOSED);
+            return;
+        }
         arm.run();
     }
 
@@ -91,26 +117,40 @@ public final class WatchdogPermits {
     /**
      * Gives back the permit {@code id} with {@code release}, having stopped keeping it first (a renewal after the
      * release must not find it gone and call it lost): a kept permit ends RELEASED when {@code release} answers 1
-     * (it was leased), else LOST.
+     * (it was leased; also when too few replicas confirmed the release, which stands on the master), else LOST.
      *
      * @param release sends the release; its answer is the release script's
      * @return {@code release}'s future
      */
     CompletableFuture<Long> releasing(String name, String id, Supplier<CompletableFuture<Long>> release) {
-        Kept permit = remove(name, id.toLowerCase(Locale.ROOT));
+        String text = id.toLowerCase(Locale.ROOT);
+        Kept permit = remove(name, text);
         CompletableFuture<Long> answer = Futures.sent(release);
         if (permit != null) {
-            answer.whenComplete((released, error) -> ended(name, permit,
-                    released != null && released == 1 ? HoldEnd.RELEASED : HoldEnd.LOST));
+            answer.whenComplete((released, error) -> {
+                Object outcome = error == null ? released
+                        : Futures.unwrap(error) instanceof ReplicaAcksException unconfirmed ? unconfirmed.reply() : null;
+                ended(name, text, permit, Long.valueOf(1).equals(outcome) ? HoldEnd.RELEASED : HoldEnd.LOST);
+            });
+        } else {
+            endings.remove(key(name, text));
         }
         return answer;
     }
 
-    /** How the kept permit {@code id} ended, once it does; RELEASED at once when this client keeps no such permit. */
+    /**
+     * How the permit {@code id} kept by this client ended, once it does; how a kept permit ended, when it did and
+     * was not given back by this client since; RELEASED at once when this client never kept it.
+     */
     CompletableFuture<HoldEnd> end(String name, String id) {
+        String text = id.toLowerCase(Locale.ROOT);
         Map<String, Kept> permits = kept.get(name);
-        Kept permit = permits == null ? null : permits.get(id.toLowerCase(Locale.ROOT));
-        return permit == null ? CompletableFuture.completedFuture(HoldEnd.RELEASED) : permit.end;
+        Kept permit = permits == null ? null : permits.get(text);
+        if (permit != null) {
+            return permit.end;
+        }
+        HoldEnd how = endings.get(key(name, text));
+        return CompletableFuture.completedFuture(how != null ? how : HoldEnd.RELEASED);
     }
 
     /** Whether this client keeps the permit {@code id} of semaphore {@code name}. */
@@ -128,22 +168,33 @@ public final class WatchdogPermits {
         return n;
     }
 
-    /** One renewal pass over every kept permit; the future completes when every call settled. */
+    /**
+     * One renewal pass over every kept permit, but those of a semaphore whose renewal is still on its way; the future
+     * completes when every call settled.
+     */
     public CompletableFuture<Void> renewNow() {
         List<CompletableFuture<Void>> calls = new ArrayList<>();
         long now = System.nanoTime();
         for (Map.Entry<String, Map<String, Kept>> semaphore : kept.entrySet()) {
+            String name = semaphore.getKey();
+            if (!renewing.add(name)) {
+                continue;
+            }
+            List<CompletableFuture<Void>> batches = new ArrayList<>();
             List<Kept> batch = new ArrayList<>();
             for (Kept permit : semaphore.getValue().values()) {
                 batch.add(permit);
                 if (batch.size() == BATCH) {
-                    calls.add(renew(semaphore.getKey(), batch, now));
+                    batches.add(renew(name, batch, now));
                     batch = new ArrayList<>();
                 }
             }
             if (!batch.isEmpty()) {
-                calls.add(renew(semaphore.getKey(), batch, now));
+                batches.add(renew(name, batch, now));
             }
+            CompletableFuture<Void> all = CompletableFuture.allOf(batches.toArray(new CompletableFuture<?>[0]));
+            all.whenComplete((v, e) -> renewing.remove(name));
+            calls.add(all);
         }
         return CompletableFuture.allOf(calls.toArray(new CompletableFuture<?>[0]));
     }
@@ -155,7 +206,7 @@ public final class WatchdogPermits {
             for (String id : new ArrayList<>(semaphore.getValue().keySet())) {
                 Kept permit = remove(semaphore.getKey(), id);
                 if (permit != null) {
-                    ended(semaphore.getKey(), permit, HoldEnd.CLIENT_CLOSED);
+                    ended(semaphore.getKey(), id, permit, HoldEnd.CLIENT_CLOSED);
                 }
             }
         }
@@ -174,29 +225,33 @@ public final class WatchdogPermits {
     }
 
     private void settle(String name, List<Kept> batch, String outcome, Throwable error, long sentNanos) {
+        if (error != null && Futures.unwrap(error) instanceof ReplicaAcksException unconfirmed
+                && unconfirmed.reply() instanceof String applied) {
+            outcome = applied;   // renewed on the master; too few replicas confirmed it, as for a lock's renewal
+            error = null;
+        }
+        boolean answered = error == null && outcome != null && outcome.length() == batch.size();
         int lost = 0;
         long now = System.nanoTime();
         for (int i = 0; i < batch.size(); i++) {
             Kept permit = batch.get(i);
-            boolean renewed = error == null && outcome != null && outcome.length() == batch.size()
-                    && outcome.charAt(i) == '1';
-            if (renewed) {
-                permit.confirmedNanos = Math.max(permit.confirmedNanos, sentNanos);
+            if (answered && outcome.charAt(i) == '1') {
+                permit.confirmed(sentNanos);
                 continue;
             }
-            boolean gone = error == null;
-            if (!gone && now - permit.confirmedNanos < TimeUnit.MILLISECONDS.toNanos(leaseMillis)) {
-                continue;   // Redis unreachable: tried again next pass, while its lease may still hold
+            if (!answered && !permit.leaseRanOut(now, TimeUnit.MILLISECONDS.toNanos(leaseMillis))) {
+                continue;   // Redis unreachable (or an answer not understood): tried again next pass
             }
-            if (remove(name, PermitIds.text(permit.id)) == permit) {
+            String id = PermitIds.text(permit.id);
+            if (remove(name, id) == permit) {
                 lost++;
-                log.warn("permit-expirable semaphore {}: permit {} {}", name, PermitIds.text(permit.id), gone
+                log.warn("permit-expirable semaphore {}: permit {} {}", name, id, answered
                         ? "was gone when the watchdog renewed it (its lease ran out, or someone gave it back)"
-                        : "could not be renewed before its lease ran out (" + error + ")");
-                ended(name, permit, HoldEnd.LOST);
+                        : "could not be renewed before its lease ran out (" + (error != null ? error : outcome) + ")");
+                ended(name, id, permit, HoldEnd.LOST);
             }
         }
-        if (listener != null) {
+        if (listener != null && answered) {
             try {
                 listener.renewed(batch.size(), lost, now - sentNanos);
             } catch (RuntimeException e) {
@@ -214,8 +269,25 @@ public final class WatchdogPermits {
         return removed[0];
     }
 
-    private void ended(String name, Kept permit, HoldEnd how) {
-        if (!permit.end.complete(how) || listener == null) {
+    private static String key(String name, String id) {
+        return id + ' ' + name;
+    }
+
+    private void ended(String name, String id, Kept permit, HoldEnd how) {
+        if (!permit.end.complete(how)) {
+            return;
+        }
+        if (how != HoldEnd.RELEASED) {
+            if (endings.size() >= MAX_REMEMBERED) {
+                Iterator<String> oldest = endings.keySet().iterator();
+                if (oldest.hasNext()) {
+                    oldest.next();
+                    oldest.remove();
+                }
+            }
+            endings.put(key(name, id), how);
+        }
+        if (listener == null) {
             return;
         }
         try {

@@ -2,6 +2,7 @@ package io.hasp.internal.sync;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +51,20 @@ class PermitChannelTest {
         channel.onMessage(channel.channel, "3");
         assertEquals(List.of("one", "three"), tries, "three free: the longest parked that fits");
         assertEquals(1, channel.parked());
+    }
+
+    @Test
+    void aChanceLeftByAMessageGoesOnlyToATryThatFitsInThePermitsItFreed() {
+        PermitChannel channel = new PermitChannel("redisson_sc:{s}", false);
+        channel.join();
+        channel.join();
+        channel.onMessage(channel.channel, "1");   // nobody parked: one chance, for a try of one permit
+        SyncWait forThree = new SyncWait(waiters, null, channel.channel, false, CompletableFuture::new, null,
+                "semaphore", "three", -1).needing(3);
+        SyncWait forOne = new SyncWait(waiters, null, channel.channel, false, CompletableFuture::new, null,
+                "semaphore", "one", -1);
+        assertTrue(channel.parkUnlessChance(forThree), "one free permit is no chance for three: it parks");
+        assertFalse(channel.parkUnlessChance(forOne), "the chance is the waiter for one's: it tries again now");
     }
 
     @Test
