@@ -2,9 +2,10 @@ package io.hasp;
 
 /**
  * Fewer replicas than {@link ReplicaAcks} asks confirmed a write in time: the master applied it, but a
- * failover now could lose it. For an acquisition this means "not granted": hasp rolls it back and
+ * failover now could lose it. For a lock acquisition this means "not granted": hasp rolls it back and
  * tries again within the caller's wait, and throws this when the wait ran out; retryable, since the
- * replicas may catch up.
+ * replicas may catch up. A synchronizer's acquisition (a semaphore's) fails with it at once, its permits
+ * given back. For a release or an unlock it means the change stands on the master, unconfirmed.
  */
 public class ReplicaAcksException extends RedisException {
 
