@@ -1,6 +1,7 @@
 package io.hasp.internal;
 
 import io.hasp.RedisException;
+import io.hasp.ReplicaAcksException;
 import io.hasp.RedisTimeoutException;
 import io.hasp.internal.connection.ClientThreads;
 import io.hasp.internal.connection.Command;
@@ -24,6 +25,17 @@ import java.util.function.Supplier;
 public final class Futures {
 
     private Futures() {
+    }
+
+    /**
+     * The master's answer to a write, when {@code error} says only that too few replicas confirmed it
+     * ({@link ReplicaAcksException}): the write ran.
+     *
+     * @return the answer, or null when {@code error} is another failure (or the answer is not a {@code type})
+     */
+    public static <T> T appliedOnMaster(Throwable error, Class<T> type) {
+        return unwrap(error) instanceof ReplicaAcksException shortfall && type.isInstance(shortfall.reply())
+                ? type.cast(shortfall.reply()) : null;
     }
 
     /** The cause inside the {@link CompletionException}/{@link ExecutionException} wrappers futures add. */

@@ -138,7 +138,7 @@ final class HoldRegistry {
      * and was not unlocked or acquired again since; forgets it (one unlock reports it).
      */
     Ended forgetEnded(HoldKey key) {
-        return endedUnreleased.remove(key);
+        return endedUnreleased.isEmpty() ? null : endedUnreleased.remove(key);   // every release asks: mostly none
     }
 
     private void remember(HoldKey key, Ended how) {

@@ -27,8 +27,7 @@ final class Unconfirmed {
      * @return the answer, or null when {@code error} is another failure (or the answer is not a {@code type})
      */
     static <T> T applied(Throwable error, Class<T> type) {
-        return Futures.unwrap(error) instanceof ReplicaAcksException shortfall && type.isInstance(shortfall.reply())
-                ? type.cast(shortfall.reply()) : null;
+        return Futures.appliedOnMaster(error, type);
     }
 
     /** The "held by another" answer of an acquire that too few replicas confirmed (it wrote nothing), or null. */

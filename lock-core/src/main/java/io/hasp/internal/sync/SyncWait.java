@@ -192,8 +192,7 @@ final class SyncWait {
     private void onReply(Boolean taken, Throwable error) {
         if (error != null) {
             Throwable cause = Futures.unwrap(error);
-            if (undo != null && cause instanceof ReplicaAcksException unconfirmed
-                    && Boolean.TRUE.equals(unconfirmed.reply())) {
+            if (undo != null && Boolean.TRUE.equals(Futures.appliedOnMaster(cause, Boolean.class))) {
                 giveBack();   // taken on the master, but too few replicas confirmed it: refused, and undone
             }
             // Else the try may have run (its reply was lost): the caller hears the Redis error, not a refusal.

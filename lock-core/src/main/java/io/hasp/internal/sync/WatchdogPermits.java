@@ -1,7 +1,6 @@
 package io.hasp.internal.sync;
 
 import io.hasp.HaspListener;
-import io.hasp.ReplicaAcksException;
 import io.hasp.internal.Futures;
 import io.hasp.internal.topology.Topology;
 import io.hasp.lock.HoldEnd;
@@ -128,8 +127,7 @@ public final class WatchdogPermits {
         CompletableFuture<Long> answer = Futures.sent(release);
         if (permit != null) {
             answer.whenComplete((released, error) -> {
-                Object outcome = error == null ? released
-                        : Futures.unwrap(error) instanceof ReplicaAcksException unconfirmed ? unconfirmed.reply() : null;
+                Long outcome = error == null ? released : Futures.appliedOnMaster(error, Long.class);
                 ended(name, text, permit, Long.valueOf(1).equals(outcome) ? HoldEnd.RELEASED : HoldEnd.LOST);
             });
         } else {
@@ -225,8 +223,8 @@ public final class WatchdogPermits {
     }
 
     private void settle(String name, List<Kept> batch, String outcome, Throwable error, long sentNanos) {
-        if (error != null && Futures.unwrap(error) instanceof ReplicaAcksException unconfirmed
-                && unconfirmed.reply() instanceof String applied) {
+        String applied = error == null ? null : Futures.appliedOnMaster(error, String.class);
+        if (applied != null) {
             outcome = applied;   // renewed on the master; too few replicas confirmed it, as for a lock's renewal
             error = null;
         }
