@@ -93,7 +93,7 @@ public final class HaspClient implements AutoCloseable {
         this.topology = config.isCluster() ? new ClusterTopology(config, transport, timer)
                 : config.isSentinel() ? new SentinelTopology(config, transport, timer)
                 : new SingleServer(config, transport, timer, CallerWaits.admission());
-        this.permitWaiters = new PermitWaiters(topology.pubSub(), config.listener());
+        this.permitWaiters = new PermitWaiters(topology, id, config.listener());
         this.locks = new LockService(id, topology, timer, config.watchdogLease(), config.timerTick(),
                 config.commandTimeout(), config.listener());
         this.watchdogPermits = new WatchdogPermits(topology, locks.watchdogLeaseMillis(), locks::startRenewing,

@@ -3,6 +3,7 @@ package io.hasp.bench;
 import io.hasp.HaspClient;
 import io.hasp.bench.report.SvgChart;
 import io.hasp.lock.rw.HaspReadWriteLocks;
+import io.hasp.sync.HaspSemaphore;
 import io.hasp.testing.CommandStats;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
@@ -17,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
 import org.redisson.Redisson;
+import org.redisson.api.RSemaphore;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
@@ -37,7 +39,8 @@ import org.redisson.config.Config;
  * (defaults 10 and 2 8 32 64; {@code mixed}: the mixed run alone; it starts its own redis-server,
  * {@code REDIS_SERVER} picks the binary as for the tests). With {@code -Dhasp.hotlock.svg=<file>} it also writes
  * each library's acquisitions/s against the clients as an SVG chart there. With {@code -Dhasp.hotlock.kind=write}
- * every row takes the write lock of a read/write lock instead of the reentrant lock (each library's own). Not a JMH
+ * every row takes the write lock of a read/write lock instead of the reentrant lock (each library's own); with
+ * {@code -Dhasp.hotlock.kind=semaphore} it takes the one permit of a semaphore (each library's, one layout). Not a JMH
  * benchmark: its rows are fleets of clients, not threads of one.
  */
 public final class HotLock {
@@ -92,8 +95,8 @@ public final class HotLock {
      * @throws Exception when a row fails (a lost update, a client error)
      */
     public static void main(String[] args) throws Exception {
-        if (!KIND.equals("reentrant") && !KIND.equals("write")) {
-            throw new IllegalArgumentException("hasp.hotlock.kind must be reentrant or write, not " + KIND);
+        if (!KIND.equals("reentrant") && !KIND.equals("write") && !KIND.equals("semaphore")) {
+            throw new IllegalArgumentException("hasp.hotlock.kind must be reentrant, write or semaphore, not " + KIND);
         }
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         boolean mixedOnly = args.length > 1 && args[1].equals("mixed");
@@ -178,15 +181,27 @@ public final class HotLock {
             if (library.equals("hasp")) {
                 HaspClient client = HaspClient.create(uri);
                 closing.add(client);
-                locks.add(KIND.equals("write") ? HaspReadWriteLocks.of(client).get(name).writeLock()
-                        : client.getLock(name));
+                if (KIND.equals("semaphore")) {
+                    HaspSemaphore semaphore = client.getSemaphore(name);
+                    semaphore.trySetPermits(1);
+                    locks.add(new OnePermitLock(semaphore::acquire, semaphore::release));
+                } else {
+                    locks.add(KIND.equals("write") ? HaspReadWriteLocks.of(client).get(name).writeLock()
+                            : client.getLock(name));
+                }
             } else {
                 Config config = new Config().setThreads(2).setNettyThreads(2);
                 config.useSingleServer().setAddress(uri).setConnectionPoolSize(4).setConnectionMinimumIdleSize(1)
                         .setSubscriptionConnectionPoolSize(1).setSubscriptionConnectionMinimumIdleSize(1);
                 RedissonClient client = Redisson.create(config);
                 closing.add(client::shutdown);
-                locks.add(KIND.equals("write") ? client.getReadWriteLock(name).writeLock() : client.getLock(name));
+                if (KIND.equals("semaphore")) {
+                    RSemaphore semaphore = client.getSemaphore(name);
+                    semaphore.trySetPermits(1);
+                    locks.add(new OnePermitLock(semaphore::acquire, semaphore::release));
+                } else {
+                    locks.add(KIND.equals("write") ? client.getReadWriteLock(name).writeLock() : client.getLock(name));
+                }
             }
         }
         return new Side(library, locks, closing);

@@ -122,6 +122,25 @@ class RedissonSynchronizersInteropIT {
     }
 
     @Test
+    void aHaspReleaseWakesARedissonWaiterBesideHaspProcessesInLine(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspSemaphore ours = hasp.getSemaphore(name);
+        assertTrue(ours.trySetPermits(0));
+        CompletableFuture<Boolean> haspWaiting = ours.tryAcquireAsync(1, Duration.ofSeconds(60));
+        assertTrue(Conditions.await(Duration.ofSeconds(20),
+                () -> probe.call("ZSCORE", "hasp_semaphore_line_places:{" + name + "}", hasp.id()) != null),
+                "hasp's process stands in the semaphore's line");
+        CompletableFuture<Boolean> redissonWaiting = redisson.getSemaphore(name).tryAcquireAsync(1, 60, TimeUnit.SECONDS)
+                .toCompletableFuture();
+        assertTrue(Conditions.await(Duration.ofSeconds(20), () -> subscribers(name) == 2), "both waiters listen");
+        ours.release(2);
+        // Had the release woken only the processes in line, Redisson's waiter, which has no re-check, would wait on.
+        assertTrue(redissonWaiting.get(20, TimeUnit.SECONDS), "Redisson's waiter was told, beside hasp's line");
+        assertTrue(haspWaiting.get(20, TimeUnit.SECONDS));
+        assertEquals(0, ours.availablePermits());
+    }
+
+    @Test
     void leasesTakenByOneAreSeenReleasedAndExtendedByTheOther(TestInfo test) throws Exception {
         String name = name(test);
         HaspPermitExpirableSemaphore ours = hasp.getPermitExpirableSemaphore(name);

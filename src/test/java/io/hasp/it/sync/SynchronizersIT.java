@@ -146,6 +146,107 @@ class SynchronizersIT {
         assertEquals(0, semaphore.availablePermits());
     }
 
+    private static List<HaspClient> processes(int count) {
+        List<HaspClient> processes = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            processes.add(HaspClient.create(HaspConfig.builder().uri(servers.uri()).build()));
+        }
+        return processes;
+    }
+
+    private static long done(List<CompletableFuture<Boolean>> waits) {
+        return waits.stream().filter(CompletableFuture::isDone).count();
+    }
+
+    @Test
+    void eachReleaseWakesOneWaitingProcessNotEveryOne(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspSemaphore semaphore = client.getSemaphore(name);
+        assertTrue(semaphore.trySetPermits(0));
+        semaphore.addPermits(0);   // the release script loaded where the semaphore lives: no NOSCRIPT below
+        List<HaspClient> processes = processes(8);
+        try {
+            long start = HotContention.scripts(servers, name);
+            List<CompletableFuture<Boolean>> waiting = new ArrayList<>();
+            for (HaspClient process : processes) {
+                waiting.add(process.getSemaphore(name).tryAcquireAsync(1, Duration.ofSeconds(60)));
+            }
+            assertTrue(Conditions.await(DEADLINE, () -> subscribers(name) == 8), "eight processes wait");
+            // Each waiter tries, joins, and tries again once subscribed (standing in line): sixteen scripts.
+            assertTrue(Conditions.await(DEADLINE, () -> HotContention.scripts(servers, name) - start >= 16));
+            for (int handOff = 1; handOff <= 8; handOff++) {
+                long before = HotContention.scripts(servers, name);
+                semaphore.release();
+                long expected = handOff;
+                assertTrue(Conditions.await(WOKEN, () -> done(waiting) == expected),
+                        "hand-off " + handOff + ": one more process took the permit, woken by the release");
+                long scripts = HotContention.scripts(servers, name) - before;
+                if (servers.publishCountsListeners()) {
+                    assertTrue(scripts <= 3, "hand-off " + handOff + ": " + scripts + " scripts (the release and"
+                            + " the woken process's acquire; waking every waiting process would run "
+                            + (10 - handOff) + ")");
+                }
+            }
+            for (CompletableFuture<Boolean> wait : waiting) {
+                assertTrue(get(wait));
+            }
+            assertEquals(0, semaphore.availablePermits());
+        } finally {
+            processes.forEach(HaspClient::close);
+        }
+    }
+
+    /**
+     * Starts a wait of {@code process} for {@code permits} of semaphore {@code name}, and returns it once the waiter
+     * tried, joined and tried again (standing in line where processes take places).
+     */
+    private static CompletableFuture<Boolean> waitInLine(HaspClient process, String name, int permits) {
+        long before = HotContention.scripts(servers, name);
+        CompletableFuture<Boolean> wait = process.getSemaphore(name).tryAcquireAsync(permits, Duration.ofSeconds(60));
+        assertTrue(Conditions.await(DEADLINE, () -> HotContention.scripts(servers, name) - before >= 2),
+                "the waiter tried twice");
+        return wait;
+    }
+
+    @Test
+    void aWakeThatNoWaiterOfAProcessCanUseIsPassedOnToTheNextInLine(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspSemaphore semaphore = client.getSemaphore(name);
+        assertTrue(semaphore.trySetPermits(0));
+        List<HaspClient> processes = processes(2);
+        try {
+            CompletableFuture<Boolean> forThree = waitInLine(processes.get(0), name, 3);
+            CompletableFuture<Boolean> forOne = waitInLine(processes.get(1), name, 1);
+            semaphore.release();
+            assertTrue(Conditions.await(WOKEN, forOne::isDone), "the waiter for one, second in line, was woken");
+            assertTrue(get(forOne));
+            assertFalse(forThree.isDone(), "one permit is not three");
+            semaphore.release(3);
+            assertTrue(get(forThree));
+        } finally {
+            processes.forEach(HaspClient::close);
+        }
+    }
+
+    @Test
+    void aProcessThatStoppedWaitingIsPassedOverInLine(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspSemaphore semaphore = client.getSemaphore(name);
+        assertTrue(semaphore.trySetPermits(0));
+        List<HaspClient> processes = processes(2);
+        try {
+            CompletableFuture<Boolean> gone = waitInLine(processes.get(0), name, 1);
+            processes.get(0).close();   // its place stays in line; nobody listens for it any more
+            assertTrue(gone.isCompletedExceptionally());
+            CompletableFuture<Boolean> next = waitInLine(processes.get(1), name, 1);
+            semaphore.release();
+            assertTrue(Conditions.await(WOKEN, next::isDone), "the live process was woken, the gone one passed over");
+            assertTrue(get(next));
+        } finally {
+            processes.forEach(HaspClient::close);
+        }
+    }
+
     @Test
     void aWaitGivenUpTakesNothingAndLeavesNoSubscription(TestInfo test) throws Exception {
         String name = name(test);

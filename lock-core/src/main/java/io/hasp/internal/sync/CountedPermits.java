@@ -4,6 +4,8 @@ import io.hasp.internal.Futures;
 import io.hasp.internal.topology.Topology;
 import io.netty.util.Timer;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What both semaphores have: free permits counted at the semaphore's name, set once and added to by the plain
@@ -11,6 +13,8 @@ import java.util.concurrent.CompletableFuture;
  * blocking calls, which wait for the async ones.
  */
 abstract class CountedPermits extends Synchronizer {
+
+    private static final Logger log = LoggerFactory.getLogger(CountedPermits.class);
 
     /** What this semaphore's blocking calls are, in the message that refuses one on a hasp client thread. */
     private final String blockingCall;
@@ -50,6 +54,24 @@ abstract class CountedPermits extends Synchronizer {
 
     /** The permits free now. */
     public abstract CompletableFuture<Integer> availablePermitsAsync();
+
+    /**
+     * This client's place in the semaphore's line, for a wait that may wait; null where this client's waiters take no
+     * place in line (see {@link PermitWaiters#process}).
+     */
+    final WakeLine wakeLine() {
+        String process = waiters.process();
+        if (process.isEmpty()) {
+            return null;
+        }
+        return new WakeLine(SemaphoreScripts.wakeChannel(name, process),
+                hops -> Futures.sent(() -> SemaphoreScripts.pass(topology, name, process, hops))
+                        .whenComplete((passed, error) -> {
+                            if (error != null) {   // the waiters in line look again within their re-check
+                                log.debug("semaphore {}: passing a wake on failed: {}", name, error.toString());
+                            }
+                        }));
+    }
 
     /** {@code count} as an {@code int}, clamped. */
     static int clamped(long count) {

@@ -13,14 +13,21 @@ import java.util.concurrent.CompletableFuture;
  * carries the number of permits free after a release: it wakes the longest-parked waiters whose tries fit in that
  * many permits (a waiter for more stays parked, and does not hold back one for fewer behind it), or leaves as many
  * chances, each for a try that fits in the permits left, for waiters between a failed try and parking, so that no
- * release is missed between the two. Where every message wakes everyone (a latch's: its count reached zero, or was set anew), it wakes
- * every waiter. A resubscription wakes everyone, since messages may have been lost. Thread-safe: the fields are
- * guarded by {@code this}, and wake actions run outside the monitor.
+ * release is missed between the two. Where every message wakes everyone (a latch's: its count reached zero, or was
+ * set anew), it wakes every waiter. A resubscription wakes everyone, since messages may have been lost.
+ *
+ * <p>A semaphore's channel here may also listen on this client's own channel in the semaphore's line
+ * ({@link WakeLine}), where a release that only processes in line wait for wakes this process alone, with
+ * {@code "<free permits>:<hops>"}; a wake that wakes nobody here while nobody here is between a try and parking is
+ * passed on to the next process in line. Thread-safe: the fields are guarded by {@code this}, and wake actions run
+ * outside the monitor.
  */
 final class PermitChannel implements MessageListener {
 
     /** The synchronizer's channel. */
     final String channel;
+    /** This client's place in the semaphore's line, or null (a latch, or a topology where nobody stands in line). */
+    final WakeLine line;
     /** Whether every message wakes every waiter, whatever it says. */
     private final boolean wakesAll;
     /** Completes with this channel once the server confirmed the subscription. */
@@ -33,10 +40,16 @@ final class PermitChannel implements MessageListener {
     private long chanceFits;            // guarded by this
     private boolean closed;             // guarded by this
     private Subscription subscription;  // guarded by this
+    private Subscription lineSubscription;  // guarded by this
 
     PermitChannel(String channel, boolean wakesAll) {
+        this(channel, wakesAll, null);
+    }
+
+    PermitChannel(String channel, boolean wakesAll, WakeLine line) {
         this.channel = channel;
         this.wakesAll = wakesAll;
+        this.line = line;
     }
 
     /** Adds a waiter; false when the channel is closed (the caller makes a new one). */
@@ -69,17 +82,28 @@ final class PermitChannel implements MessageListener {
         return ending;
     }
 
+    /** The subscription of a closed channel's own channel in line, to end first; null when there is none. */
+    synchronized Subscription takeLineSubscription() {
+        Subscription ending = lineSubscription;
+        lineSubscription = null;
+        return ending;
+    }
+
     /** Closes the channel because subscribing failed. */
     synchronized void closeFailed() {
         closed = true;
     }
 
-    /** Records the confirmed subscription; false when every waiter left meanwhile (the caller ends it). */
-    synchronized boolean subscribed(Subscription subscription) {
+    /**
+     * Records the confirmed subscriptions (the one in line null when there is none); false when every waiter left
+     * meanwhile (the caller ends them).
+     */
+    synchronized boolean subscribed(Subscription subscription, Subscription lineSubscription) {
         if (closed) {
             return false;
         }
         this.subscription = subscription;
+        this.lineSubscription = lineSubscription;
         return true;
     }
 
@@ -123,7 +147,47 @@ final class PermitChannel implements MessageListener {
         wake(Long.MAX_VALUE);
     }
 
-    private void wake(long free) {
+    /** The listener of this client's own channel in line: see the class comment. */
+    MessageListener lineListener() {
+        return new MessageListener() {
+            @Override
+            public void onMessage(String channel, String message) {
+                onLineMessage(message);
+            }
+
+            @Override
+            public void onResubscribed(String channel) {
+                wake(Long.MAX_VALUE);
+            }
+        };
+    }
+
+    /** A wake in line, {@code "<free permits>:<hops>"}: wakes waiters here as a release's message does, or passes it. */
+    void onLineMessage(String message) {
+        int colon = message.indexOf(':');
+        long free;
+        int hops;
+        try {
+            free = Long.parseLong(colon < 0 ? message.trim() : message.substring(0, colon).trim());
+            hops = colon < 0 ? 0 : Integer.parseInt(message.substring(colon + 1).trim());
+        } catch (NumberFormatException e) {
+            free = 1;   // not what a release sends: look once
+            hops = 0;
+        }
+        if (wake(free) > 0 || hops < 1 || line == null) {
+            return;
+        }
+        synchronized (this) {
+            if (refs > parked.size()) {
+                return;   // a waiter between its try and parking uses the chance this wake left
+            }
+        }
+        line.passOn().accept(hops);
+    }
+
+    /** Wakes waiters for {@code free} permits; returns how many were woken. */
+    private int wake(long free) {
+        int woken = 0;
         long left = free;
         while (left > 0) {
             List<SyncWait> wakes = new ArrayList<>();
@@ -144,14 +208,17 @@ final class PermitChannel implements MessageListener {
             }
             left = 0;
             for (SyncWait wake : wakes) {
-                if (!wake.woken()) {
+                if (wake.woken()) {
+                    woken++;
+                } else {
                     left += wake.permits();   // its wait had ended: its permits' wake goes to the next waiters
                 }
             }
             if (free == Long.MAX_VALUE) {
-                return;
+                break;
             }
         }
+        return woken;
     }
 
     /** Number of parked waiters, for tests and diagnostics. */

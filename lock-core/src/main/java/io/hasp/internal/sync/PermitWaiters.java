@@ -5,35 +5,48 @@ import io.hasp.RedisClosedException;
 import io.hasp.internal.Futures;
 import io.hasp.internal.pubsub.PubSub;
 import io.hasp.internal.pubsub.Subscription;
+import io.hasp.internal.topology.Topology;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The synchronizer waiters of one client, one {@link PermitChannel} per semaphore or latch, each subscribed while
- * anyone here waits for it. Thread-safe.
+ * anyone here waits for it. A semaphore's channel also subscribes to this client's own channel in the semaphore's
+ * line ({@link WakeLine}) after the shared one, and ends it before the shared one, so that a release can count the
+ * processes in line among the shared channel's listeners. Thread-safe.
  */
 public final class PermitWaiters {
 
-    private final PubSub pubSub;
+    private static final Logger log = LoggerFactory.getLogger(PermitWaiters.class);
+
+    private final Topology topology;
+    private final String clientId;
     private final ConcurrentHashMap<String, PermitChannel> channels = new ConcurrentHashMap<>();
     /** The waits of this client that have not ended, so that closing the client ends them. */
     private final Set<SyncWait> waits = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private final HaspListener listener;   // null: none
 
-    /** The waiters of a client whose subscriptions go through {@code pubSub}, without a listener. */
-    public PermitWaiters(PubSub pubSub) {
-        this(pubSub, null);
+    /**
+     * The waiters of client {@code clientId}, whose subscriptions go through {@code topology}'s pub/sub, whose waits
+     * {@code listener} hears of ({@link SyncEvents}; null: none).
+     */
+    public PermitWaiters(Topology topology, String clientId, HaspListener listener) {
+        this.topology = topology;
+        this.clientId = clientId;
+        this.listener = listener;
     }
 
     /**
-     * The waiters of a client whose subscriptions go through {@code pubSub}, whose waits {@code listener} hears of
-     * ({@link SyncEvents}; null: none).
+     * The process this client's semaphore waiters stand in line for (its id), or "" where a publish does not count a
+     * channel's listeners ({@link Topology#publishCountsListeners}: a cluster's classic channels), and releases are
+     * announced on the shared channel alone.
      */
-    public PermitWaiters(PubSub pubSub, HaspListener listener) {
-        this.pubSub = pubSub;
-        this.listener = listener;
+    String process() {
+        return topology.publishCountsListeners() ? clientId : "";
     }
 
     /** The client's listener, or null. */
@@ -48,11 +61,19 @@ public final class PermitWaiters {
      * failed. Every successful join is followed by one {@link #leave}.
      */
     CompletableFuture<PermitChannel> join(String channelName, boolean wakesAll) {
+        return join(channelName, wakesAll, null);
+    }
+
+    /**
+     * Joins as above; a channel created by this join also listens on {@code line}'s channel (null: none). A channel
+     * that exists keeps what it listens on.
+     */
+    CompletableFuture<PermitChannel> join(String channelName, boolean wakesAll, WakeLine line) {
         for (;;) {
             PermitChannel channel = channels.get(channelName);
             boolean created = false;
             if (channel == null) {
-                PermitChannel fresh = new PermitChannel(channelName, wakesAll);
+                PermitChannel fresh = new PermitChannel(channelName, wakesAll, line);
                 channel = channels.putIfAbsent(channelName, fresh);
                 if (channel == null) {
                     channel = fresh;
@@ -71,28 +92,57 @@ public final class PermitWaiters {
     }
 
     private void subscribe(PermitChannel channel) {
+        PubSub pubSub = topology.pubSub();
         Futures.sent(() -> pubSub.subscribe(channel.channel, channel)).whenComplete((subscription, error) -> {
             if (error != null) {
                 channel.closeFailed();
                 channels.remove(channel.channel, channel);
                 channel.ready.completeExceptionally(error);
-            } else if (!channel.subscribed(subscription)) {
-                subscription.unsubscribe();
-                channel.ready.complete(channel);
+            } else if (channel.line == null) {
+                subscribed(channel, subscription, null);
             } else {
-                channel.ready.complete(channel);
+                Futures.sent(() -> pubSub.subscribe(channel.line.channel(), channel.lineListener()))
+                        .whenComplete((own, ownError) -> {
+                            if (ownError != null) {
+                                // Safe without it: a listener of the shared channel that is not counted in line
+                                // makes every release announce on the shared channel, which this client hears.
+                                log.debug("{}: no subscription of this client's own channel in line: {}",
+                                        channel.channel, ownError.toString());
+                            }
+                            subscribed(channel, subscription, own);
+                        });
             }
         });
     }
 
-    /** Leaves {@code channel}; the last waiter to leave ends its subscription. */
+    private static void subscribed(PermitChannel channel, Subscription shared, Subscription own) {
+        if (!channel.subscribed(shared, own)) {
+            unsubscribe(shared, own);
+        }
+        channel.ready.complete(channel);
+    }
+
+    /**
+     * Ends {@code own} (null: none), then {@code shared} (null: none), so that nobody listens in line without
+     * listening on the shared channel. Both travel on one pub/sub connection (the channels share a hash tag, so a
+     * cluster's node too), which sends them in this order, as one command where it can: no release runs between
+     * them and finds this process listening on the shared channel alone, which would make it announce to everyone.
+     */
+    private static void unsubscribe(Subscription shared, Subscription own) {
+        if (own != null) {
+            own.unsubscribe();
+        }
+        if (shared != null) {
+            shared.unsubscribe();
+        }
+    }
+
+    /** Leaves {@code channel}; the last waiter to leave ends its subscriptions. */
     void leave(PermitChannel channel) {
         if (channel.leave()) {
             channels.remove(channel.channel, channel);
-            Subscription ending = channel.takeSubscription();
-            if (ending != null) {
-                ending.unsubscribe();
-            }
+            Subscription own = channel.takeLineSubscription();
+            unsubscribe(channel.takeSubscription(), own);
         }
     }
 

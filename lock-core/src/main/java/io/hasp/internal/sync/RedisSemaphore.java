@@ -130,10 +130,13 @@ public final class RedisSemaphore extends CountedPermits implements HaspSemaphor
     }
 
     private SyncWait waitFor(int permits, long waitNanos) {
+        WakeLine line = waitNanos == 0 ? null : wakeLine();
+        long placeMillis = line == null ? 0 : SemaphoreScripts.PLACE_MILLIS;
+        String process = line == null ? "" : waiters.process();
         return new SyncWait(waiters, timer, SemaphoreScripts.channel(name), false,
-                () -> SemaphoreScripts.acquire(topology, name, permits),
+                () -> SemaphoreScripts.acquire(topology, name, permits, process, placeMillis),
                 () -> SemaphoreScripts.release(topology, name, permits), "semaphore", name, waitNanos)
-                .needing(permits);
+                .needing(permits).inLine(line);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.hasp.internal.sync;
 
 import io.hasp.Replies;
 import io.hasp.Script;
+import io.hasp.internal.pubsub.ChannelKind;
 import io.hasp.internal.topology.Topology;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -10,31 +11,87 @@ import java.util.concurrent.CompletableFuture;
  * Typed calls of the semaphore's scripts, in the layout Redisson 4.x's {@code RSemaphore} uses: the free permits a
  * decimal string at the semaphore's name, releases announced on {@code redisson_sc:{<name>}} with the new number of
  * free permits, so that hasp and Redisson clients share one semaphore.
+ *
+ * <p>Beside it, hasp's line of waiting processes ({@code semaphore_line.lua}, the opening of the acquire, release and
+ * pass scripts): a release that only hasp processes in line wait for wakes the first of them on their own channels,
+ * as many as the permits it adds, instead of every process that waits.
  */
 final class SemaphoreScripts {
 
-    private static final Script ACQUIRE = Script.fromResource(SemaphoreScripts.class, "semaphore_acquire.lua");
-    private static final Script RELEASE = Script.fromResource(SemaphoreScripts.class, "semaphore_release.lua");
+    /** How long a waiting process keeps its place in line: its waiters look again at least every few seconds. */
+    static final long PLACE_MILLIS = 10_000;
+
+    private static final Script ACQUIRE = inLine("semaphore_acquire.lua");
+    private static final Script RELEASE = inLine("semaphore_release.lua");
+    private static final Script PASS = inLine("semaphore_pass.lua");
     private static final Script SET = Script.fromResource(SemaphoreScripts.class, "semaphore_set.lua");
     private static final Script DRAIN = Script.fromResource(SemaphoreScripts.class, "semaphore_drain.lua");
 
     private SemaphoreScripts() {
     }
 
+    private static Script inLine(String operation) {
+        String line = Script.fromResource(SemaphoreScripts.class, "semaphore_line.lua").text();
+        return Script.of(operation, line + "\n" + Script.fromResource(SemaphoreScripts.class, operation).text());
+    }
+
     /** The channel on which the permits of semaphore {@code name} are announced: {@code redisson_sc:{<name>}}. */
     static String channel(String name) {
-        return name.indexOf('{') >= 0 ? "redisson_sc:" + name : "redisson_sc:{" + name + '}';
+        return tagged("redisson_sc", name);
     }
 
-    /** Takes {@code permits} when that many are free; the future is {@code true} when they were taken. */
-    static CompletableFuture<Boolean> acquire(Topology topology, String name, int permits) {
-        return topology.commands().evalsha(ACQUIRE, Replies.BOOLEAN, List.of(name), (long) permits);
+    /** What the own channels of semaphore {@code name}'s waiting processes start with. */
+    private static String wakePrefix(String name) {
+        return tagged("hasp_semaphore_wake__channel", name) + ':';
     }
 
-    /** Adds {@code permits} (given back, or new) and tells the waiters; the future is the number free afterwards. */
+    /**
+     * The channel on which {@code process} hears that permits of semaphore {@code name} were freed:
+     * {@code hasp_semaphore_wake__channel:{<name>}:<process>}.
+     */
+    static String wakeChannel(String name, String process) {
+        return wakePrefix(name) + process;
+    }
+
+    private static String tagged(String prefix, String name) {
+        return name.indexOf('{') >= 0 ? prefix + ':' + name : prefix + ":{" + name + '}';
+    }
+
+    private static List<String> inLineKeys(String name) {
+        return List.of(name, tagged("hasp_semaphore_line", name), tagged("hasp_semaphore_line_places", name));
+    }
+
+    /**
+     * Takes {@code permits} when that many are free; the future is {@code true} when they were taken. When they were
+     * not and {@code placeMillis} is above 0, {@code process} (unless empty) stands in the semaphore's line.
+     */
+    static CompletableFuture<Boolean> acquire(Topology topology, String name, int permits, String process,
+            long placeMillis) {
+        return topology.commands().evalsha(ACQUIRE, Replies.BOOLEAN, inLineKeys(name), (long) permits, process,
+                placeMillis);
+    }
+
+    /**
+     * Adds {@code permits} (given back, or new) and tells the waiters: on the shared channel when others than the
+     * processes in line listen there (or where this client's processes take no place in line), else the first
+     * processes in line; the future is the number free afterwards.
+     */
     static CompletableFuture<Long> release(Topology topology, String name, int permits) {
-        return topology.commands().evalsha(RELEASE, Replies.LONG, List.of(name, channel(name)), (long) permits,
-                topology.channelKind().publishCommand());
+        ChannelKind kind = topology.channelKind();
+        List<String> line = inLineKeys(name);
+        return topology.commands().evalsha(RELEASE, Replies.LONG,
+                List.of(name, channel(name), line.get(1), line.get(2)), (long) permits, kind.publishCommand(),
+                topology.publishCountsListeners() ? wakePrefix(name) : "",
+                kind == ChannelKind.SHARDED ? "shardnumsub" : "numsub");
+    }
+
+    /**
+     * Passes a wake that none of {@code process}'s waiters could use to the next process in line, when permits are
+     * free and {@code hops} (at least 1) allows; the future is {@code true} when another process was woken.
+     */
+    static CompletableFuture<Boolean> pass(Topology topology, String name, String process, int hops) {
+        return topology.commands().evalsha(PASS, Replies.BOOLEAN, inLineKeys(name), process, (long) hops,
+                topology.channelKind().publishCommand(), wakePrefix(name));
     }
 
     /** Sets the permits to {@code permits} unless they were set before; the future is {@code true} when set. */

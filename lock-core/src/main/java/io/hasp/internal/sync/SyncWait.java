@@ -45,6 +45,8 @@ final class SyncWait {
     private final long deadlineNanos;
     /** How many permits one try takes: a message announcing fewer free permits does not wake this wait. */
     private int permits = 1;
+    /** This client's place in the semaphore's line, which its channel here listens on too; null: none. */
+    private WakeLine line;
     /** What the caller gets: true when a try succeeded, false when the wait ran out. */
     final CompletableFuture<Boolean> result = new CompletableFuture<>();
 
@@ -149,6 +151,15 @@ final class SyncWait {
         return this;
     }
 
+    /**
+     * Sets this client's place in the semaphore's line ({@code null}: none), whose channel the waiters here listen on
+     * too, before the wait starts; returns this wait.
+     */
+    SyncWait inLine(WakeLine line) {
+        this.line = line;
+        return this;
+    }
+
     /** How many permits one try takes. */
     int permits() {
         return permits;
@@ -217,7 +228,7 @@ final class SyncWait {
             joined = channel;
         }
         if (joined == null) {
-            waiters.join(channelName, wakesAll).whenComplete(this::onJoined);
+            waiters.join(channelName, wakesAll, line).whenComplete(this::onJoined);
         } else {
             park(joined);
         }

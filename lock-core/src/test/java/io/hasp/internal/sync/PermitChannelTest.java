@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 class PermitChannelTest {
 
-    private final PermitWaiters waiters = new PermitWaiters(null);
+    private final PermitWaiters waiters = new PermitWaiters(null, "test-client", null);
     private final List<String> tries = new ArrayList<>();
 
     private SyncWait parkedWait(PermitChannel channel, String name) {
@@ -84,6 +84,51 @@ class PermitChannelTest {
         channel.onMessage(channel.channel, "1");
         SyncWait between = new SyncWait(waiters, null, channel.channel, false, CompletableFuture::new, null, "semaphore", "w", -1);
         assertFalse(channel.parkUnlessChance(between), "the chance says: try again now");
+    }
+
+    private final List<Integer> passes = new ArrayList<>();
+
+    private PermitChannel inLine() {
+        return new PermitChannel("redisson_sc:{s}", false,
+                new WakeLine("hasp_semaphore_wake__channel:{s}:test-client", passes::add));
+    }
+
+    @Test
+    void aWakeInLineWakesWaitersHereAsAReleaseMessageDoes() {
+        PermitChannel channel = inLine();
+        parkedWait(channel, "first");
+        parkedWait(channel, "second");
+        parkedWait(channel, "third");
+        channel.onLineMessage("2:5");
+        assertEquals(List.of("first", "second"), tries, "two free permits: two waiters woken");
+        assertEquals(List.of(), passes, "used here: not passed on");
+    }
+
+    @Test
+    void aWakeInLineThatFitsNoWaiterHereIsPassedOnWithItsHops() {
+        PermitChannel channel = inLine();
+        parkedWait(channel, "three").needing(3);
+        channel.onLineMessage("1:4");
+        assertEquals(List.of(), tries, "one free permit: the waiter for three waits on");
+        assertEquals(List.of(4), passes, "the next process in line gets the wake, which may visit four more");
+    }
+
+    @Test
+    void aWakeInLineIsNotPassedOnWithoutHopsOrWhileAWaiterHereIsBetweenTries() {
+        PermitChannel channel = inLine();
+        parkedWait(channel, "three").needing(3);
+        channel.onLineMessage("1:0");
+        assertEquals(List.of(), passes, "no hop left: every process in line had it");
+        channel.join();   // a waiter between a failed try and parking: the wake's chance is its
+        channel.onLineMessage("1:3");
+        assertEquals(List.of(), passes);
+    }
+
+    @Test
+    void aWakeInLineReachingNobodyHereIsPassedOn() {
+        PermitChannel channel = inLine();
+        channel.onLineMessage("1:2");
+        assertEquals(List.of(2), passes, "nobody waits here any more (the subscription is ending): passed on");
     }
 
     @Test
