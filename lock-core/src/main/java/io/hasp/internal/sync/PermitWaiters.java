@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The synchronizer waiters of one client, one {@link PermitChannel} per semaphore or latch, each subscribed while
  * anyone here waits for it. A semaphore's channel also subscribes to this client's own channel in the semaphore's
- * line ({@link WakeLine}) after the shared one, and ends it before the shared one, so that a release can count the
- * processes in line among the shared channel's listeners. Thread-safe.
+ * line ({@link WakeLine}) right after the shared one, and ends it right before the shared one, so that a release can
+ * count the processes in line among the shared channel's listeners. Thread-safe.
  */
 public final class PermitWaiters {
 
@@ -93,26 +93,30 @@ public final class PermitWaiters {
 
     private void subscribe(PermitChannel channel) {
         PubSub pubSub = topology.pubSub();
-        Futures.sent(() -> pubSub.subscribe(channel.channel, channel)).whenComplete((subscription, error) -> {
-            if (error != null) {
-                channel.closeFailed();
-                channels.remove(channel.channel, channel);
-                channel.ready.completeExceptionally(error);
-            } else if (channel.line == null) {
-                subscribed(channel, subscription, null);
-            } else {
-                Futures.sent(() -> pubSub.subscribe(channel.line.channel(), channel.lineListener()))
-                        .whenComplete((own, ownError) -> {
-                            if (ownError != null) {
-                                // Safe without it: a listener of the shared channel that is not counted in line
-                                // makes every release announce on the shared channel, which this client hears.
-                                log.debug("{}: no subscription of this client's own channel in line: {}",
-                                        channel.channel, ownError.toString());
-                            }
-                            subscribed(channel, subscription, own);
+        CompletableFuture<Subscription> shared = Futures.sent(() -> pubSub.subscribe(channel.channel, channel));
+        // The own channel goes right behind the shared one, on the same connection (as one command where it can):
+        // the server does not see this process listen in line before it listens on the shared channel, nor listen
+        // on the shared channel alone for a round trip (a release would then announce to everyone). Without it the
+        // waiters are safe: a listener of the shared channel not counted in line makes releases announce there.
+        CompletableFuture<Subscription> own = channel.line == null ? CompletableFuture.completedFuture(null)
+                : Futures.sent(() -> pubSub.subscribe(channel.line.channel(), channel.lineListener()))
+                        .exceptionally(error -> {
+                            log.debug("{}: no subscription of this client's own channel in line: {}",
+                                    channel.channel, error.toString());
+                            return null;
                         });
+        shared.whenComplete((subscription, error) -> own.whenComplete((inLine, ignored) -> {
+            if (error == null) {
+                subscribed(channel, subscription, inLine);
+                return;
             }
-        });
+            if (inLine != null) {
+                inLine.unsubscribe();
+            }
+            channel.closeFailed();
+            channels.remove(channel.channel, channel);
+            channel.ready.completeExceptionally(error);
+        }));
     }
 
     private static void subscribed(PermitChannel channel, Subscription shared, Subscription own) {
