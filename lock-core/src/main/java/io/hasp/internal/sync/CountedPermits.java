@@ -18,6 +18,8 @@ abstract class CountedPermits extends Synchronizer {
 
     /** What this semaphore's blocking calls are, in the message that refuses one on a hasp client thread. */
     private final String blockingCall;
+    /** This client's place in the semaphore's line, once a wait asked for it. */
+    private WakeLine line;
 
     CountedPermits(Topology topology, PermitWaiters waiters, Timer timer, String name, String blockingCall) {
         super(topology, waiters, timer, name, "semaphore");
@@ -64,6 +66,15 @@ abstract class CountedPermits extends Synchronizer {
         if (process.isEmpty()) {
             return null;
         }
+        WakeLine known = line;
+        if (known == null) {
+            known = newLine(process);
+            line = known;   // racy on purpose: an immutable value, built again at worst
+        }
+        return known;
+    }
+
+    private WakeLine newLine(String process) {
         return new WakeLine(SemaphoreScripts.wakeChannel(name, process),
                 hops -> Futures.sent(() -> SemaphoreScripts.pass(topology, name, process, hops))
                         .whenComplete((passed, error) -> {

@@ -35,14 +35,44 @@ final class SemaphoreScripts {
         return Script.of(operation, line + "\n" + Script.fromResource(SemaphoreScripts.class, operation).text());
     }
 
+    /** The names derived from one semaphore name. */
+    private record Names(String name, String channel, List<String> inLine, List<String> releaseKeys,
+            String wakePrefix) {
+    }
+
+    /** Slots of the cache of derived names (a power of two). */
+    private static final int CACHE_SLOTS = 1024;
+
+    /**
+     * Derived names of recently used semaphores, direct-mapped by the name's hash: waiting on the same names again
+     * builds no strings. Racy on purpose: a slot holds an immutable record or null, and a lost update only costs
+     * building the names again.
+     */
+    private static final Names[] CACHE = new Names[CACHE_SLOTS];
+
+    private static Names names(String name) {
+        int h = name.hashCode();
+        int slot = (h ^ (h >>> 16)) & (CACHE_SLOTS - 1);
+        Names n = CACHE[slot];
+        if (n == null || !n.name.equals(name)) {
+            String channel = tagged("redisson_sc", name);
+            String line = tagged("hasp_semaphore_line", name);
+            String places = tagged("hasp_semaphore_line_places", name);
+            n = new Names(name, channel, List.of(name, line, places), List.of(name, channel, line, places),
+                    tagged("hasp_semaphore_wake__channel", name) + ':');
+            CACHE[slot] = n;
+        }
+        return n;
+    }
+
     /** The channel on which the permits of semaphore {@code name} are announced: {@code redisson_sc:{<name>}}. */
     static String channel(String name) {
-        return tagged("redisson_sc", name);
+        return names(name).channel;
     }
 
     /** What the own channels of semaphore {@code name}'s waiting processes start with. */
     private static String wakePrefix(String name) {
-        return tagged("hasp_semaphore_wake__channel", name) + ':';
+        return names(name).wakePrefix;
     }
 
     /**
@@ -58,7 +88,7 @@ final class SemaphoreScripts {
     }
 
     private static List<String> inLineKeys(String name) {
-        return List.of(name, tagged("hasp_semaphore_line", name), tagged("hasp_semaphore_line_places", name));
+        return names(name).inLine;
     }
 
     /**
@@ -78,10 +108,9 @@ final class SemaphoreScripts {
      */
     static CompletableFuture<Long> release(Topology topology, String name, int permits) {
         ChannelKind kind = topology.channelKind();
-        List<String> line = inLineKeys(name);
-        return topology.commands().evalsha(RELEASE, Replies.LONG,
-                List.of(name, channel(name), line.get(1), line.get(2)), (long) permits, kind.publishCommand(),
-                topology.publishCountsListeners() ? wakePrefix(name) : "",
+        Names names = names(name);
+        return topology.commands().evalsha(RELEASE, Replies.LONG, names.releaseKeys, (long) permits,
+                kind.publishCommand(), topology.publishCountsListeners() ? names.wakePrefix : "",
                 kind == ChannelKind.SHARDED ? "shardnumsub" : "numsub");
     }
 
