@@ -17,9 +17,9 @@ import java.util.concurrent.CompletableFuture;
  * set anew), it wakes every waiter. A resubscription wakes everyone, since messages may have been lost.
  *
  * <p>A semaphore's channel here may also listen on this client's own channel in the semaphore's line
- * ({@link WakeLine}), where a release that only processes in line wait for wakes this process alone, with
- * {@code "<free permits>:<hops>"}; a wake that wakes nobody here while nobody here is between a try and parking is
- * passed on to the next process in line. Thread-safe: the fields are guarded by {@code this}, and wake actions run
+ * ({@link WakeLine}), where a release wakes this process alone, with {@code "<free permits>:<hops>"}; a wake that
+ * wakes nobody here while nobody here is between a try and parking is passed on to the next process in line. Such a
+ * release marks its announcement on the shared channel (a leading zero), which a channel in line then passes by. Thread-safe: the fields are guarded by {@code this}, and wake actions run
  * outside the monitor.
  */
 final class PermitChannel implements MessageListener {
@@ -125,11 +125,18 @@ final class PermitChannel implements MessageListener {
         return parked.remove(wake);
     }
 
-    /** Handles a message: the number of free permits, or a wake-up for all; runs on an event-loop thread. */
+    /**
+     * Handles a message: the number of free permits, or a wake-up for all; runs on an event-loop thread. Where this
+     * client stands in line, a release's announcement marked as one that woke the line (a leading zero) is passed by:
+     * the release woke the processes it served on their own channels.
+     */
     @Override
     public void onMessage(String channel, String message) {
         if (wakesAll) {
             wake(Long.MAX_VALUE);
+            return;
+        }
+        if (line != null && message.length() > 1 && message.charAt(0) == '0') {
             return;
         }
         long free;

@@ -15,8 +15,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The synchronizer waiters of one client, one {@link PermitChannel} per semaphore or latch, each subscribed while
  * anyone here waits for it. A semaphore's channel also subscribes to this client's own channel in the semaphore's
- * line ({@link WakeLine}) right after the shared one, and ends it right before the shared one, so that a release can
- * count the processes in line among the shared channel's listeners. Thread-safe.
+ * line ({@link WakeLine}), together with the shared one. Thread-safe.
  */
 public final class PermitWaiters {
 
@@ -94,10 +93,8 @@ public final class PermitWaiters {
     private void subscribe(PermitChannel channel) {
         PubSub pubSub = topology.pubSub();
         CompletableFuture<Subscription> shared = Futures.sent(() -> pubSub.subscribe(channel.channel, channel));
-        // The own channel goes right behind the shared one, on the same connection (as one command where it can):
-        // the server does not see this process listen in line before it listens on the shared channel, nor listen
-        // on the shared channel alone for a round trip (a release would then announce to everyone). Without it the
-        // waiters are safe: a listener of the shared channel not counted in line makes releases announce there.
+        // Both at once (one command where they can): a wait joins after one round trip. Without the own channel the
+        // waiters here still hear every release that does not mark its announcement, and look again every 3 s.
         CompletableFuture<Subscription> own = channel.line == null ? CompletableFuture.completedFuture(null)
                 : Futures.sent(() -> pubSub.subscribe(channel.line.channel(), channel.lineListener()))
                         .exceptionally(error -> {
@@ -126,12 +123,7 @@ public final class PermitWaiters {
         channel.ready.complete(channel);
     }
 
-    /**
-     * Ends {@code own} (null: none), then {@code shared} (null: none), so that nobody listens in line without
-     * listening on the shared channel. Both travel on one pub/sub connection (the channels share a hash tag, so a
-     * cluster's node too), which sends them in this order, as one command where it can: no release runs between
-     * them and finds this process listening on the shared channel alone, which would make it announce to everyone.
-     */
+    /** Ends {@code own} and {@code shared} (each null: none). */
     private static void unsubscribe(Subscription shared, Subscription own) {
         if (own != null) {
             own.unsubscribe();

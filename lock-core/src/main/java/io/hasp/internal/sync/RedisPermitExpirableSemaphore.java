@@ -211,8 +211,7 @@ public final class RedisPermitExpirableSemaphore extends CountedPermits implemen
 
         CompletableFuture<String> start(long waitNanos) {
             SyncWait wait = new SyncWait(waiters, timer, SemaphoreScripts.channel(name), false, this::tryOnce,
-                    this::giveBack, () -> nextLookMillis, "expirable-semaphore", name, waitNanos)
-                    .inLine(waitNanos == 0 ? null : wakeLine());
+                    this::giveBack, () -> nextLookMillis, "expirable-semaphore", name, waitNanos);
             return wait.startAs(leased -> leased ? PermitIds.text(id) : null);
         }
 

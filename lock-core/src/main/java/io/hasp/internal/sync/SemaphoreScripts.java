@@ -2,7 +2,6 @@ package io.hasp.internal.sync;
 
 import io.hasp.Replies;
 import io.hasp.Script;
-import io.hasp.internal.pubsub.ChannelKind;
 import io.hasp.internal.topology.Topology;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -13,8 +12,9 @@ import java.util.concurrent.CompletableFuture;
  * free permits, so that hasp and Redisson clients share one semaphore.
  *
  * <p>Beside it, hasp's line of waiting processes ({@code semaphore_line.lua}, the opening of the acquire, release and
- * pass scripts): a release that only hasp processes in line wait for wakes the first of them on their own channels,
- * as many as the permits it adds, instead of every process that waits.
+ * pass scripts): a release wakes the first processes in line on their own channels, as many as the permits it adds,
+ * instead of every process that waits; its announcement on the shared channel, for Redisson's waiters, is marked so
+ * that hasp's processes in line pass it by.
  */
 final class SemaphoreScripts {
 
@@ -102,16 +102,14 @@ final class SemaphoreScripts {
     }
 
     /**
-     * Adds {@code permits} (given back, or new) and tells the waiters: on the shared channel when others than the
-     * processes in line listen there (or where this client's processes take no place in line), else the first
-     * processes in line; the future is the number free afterwards.
+     * Adds {@code permits} (given back, or new) and tells the waiters: the first processes in line on their own
+     * channels (unless this client's processes take no place in line), and Redisson's on the shared channel; the
+     * future is the number free afterwards.
      */
     static CompletableFuture<Long> release(Topology topology, String name, int permits) {
-        ChannelKind kind = topology.channelKind();
         Names names = names(name);
         return topology.commands().evalsha(RELEASE, Replies.LONG, names.releaseKeys, (long) permits,
-                kind.publishCommand(), topology.publishCountsListeners() ? names.wakePrefix : "",
-                kind == ChannelKind.SHARDED ? "shardnumsub" : "numsub");
+                topology.channelKind().publishCommand(), topology.publishCountsListeners() ? names.wakePrefix : "");
     }
 
     /**

@@ -12,10 +12,10 @@
 -- with the message "<free permits>:<hops>": hops is how many more processes the wake may be passed on to when none
 -- of this process's waiters fit (semaphore_pass.lua), so a wake nobody can use visits each process once at most.
 --
--- A hasp process subscribes to the semaphore's shared channel first and to its own channel second, and leaves them
--- in the opposite order: every listener of an own channel also listens on the shared one. So a release can tell
--- whether anyone else listens on the shared channel (Redisson's waiters, or a hasp process that has not stood in
--- line yet): then it announces there, as Redisson's release does, and every listening process looks.
+-- A release that woke the line still announces the new number of free permits on the shared channel, for
+-- Redisson's waiters (wherever they listen: a master's replicas pass a publish on), but marked with a leading zero
+-- ("03" for 3), which Redisson reads as the number and hasp's processes in line pass by: they were woken, or not,
+-- on their own channels.
 
 -- The server's clock in milliseconds (scripts replicate their effects, so reading it is allowed).
 local function server_millis()
@@ -26,39 +26,13 @@ end
 -- Gives process a place in line for place_millis: at the end; a process already in line keeps its place and
 -- renews it.
 local function stand_in_line(line, places, process, place_millis)
-    if not redis.call('zscore', places, process) then
+    if not redis.call('zscore', places, process) and not redis.call('lpos', line, process) then
         redis.call('rpush', line, process)
     end
     redis.call('zadd', places, server_millis() + place_millis, process)
     -- Both keys go when nobody has stood in line for a while.
     redis.call('pexpire', line, place_millis * 2)
     redis.call('pexpire', places, place_millis * 2)
-end
-
--- Whether anyone but the processes in line listens on the shared channel: its listeners are counted
--- (numsub: 'numsub', or 'shardnumsub' for sharded channels) against the processes in line that listen on their own
--- channel (each of which listens on the shared channel too).
-local function others_listen(channel, places, prefix, numsub)
-    local shared = tonumber(redis.call('pubsub', numsub, channel)[2])
-    if shared == 0 then
-        return false
-    end
-    local members = redis.call('zrange', places, 0, -1)
-    if #members == 0 or #members > 1000 then   -- nobody in line; or too many to count in one call: announce
-        return true
-    end
-    local own = {}
-    for i, member in ipairs(members) do
-        own[i] = prefix .. member
-    end
-    local counts = redis.call('pubsub', numsub, unpack(own))
-    local in_line = 0
-    for i = 2, #counts, 2 do
-        if tonumber(counts[i]) > 0 then
-            in_line = in_line + 1
-        end
-    end
-    return shared > in_line
 end
 
 -- Wakes up to count processes in line, in order, each with message on its own channel (publish: 'publish' or
@@ -71,18 +45,22 @@ local function wake_line(line, places, prefix, publish, message, count, except)
         if woken >= count then
             break
         end
-        local next = redis.call('lpop', line)
-        if next == except then
-            redis.call('rpush', line, next)
-        else
+        local next = redis.call('lindex', line, 0)
+        local stays = next == except
+        if not stays then
             local place = redis.call('zscore', places, next)
             now = now or server_millis()
-            if place and tonumber(place) > now and redis.call(publish, prefix .. next, message) > 0 then
-                redis.call('rpush', line, next)
+            stays = place and tonumber(place) > now and redis.call(publish, prefix .. next, message) > 0
+            if stays then
                 woken = woken + 1
             else
                 redis.call('zrem', places, next)
             end
+        end
+        if stays then
+            redis.call('lmove', line, line, 'LEFT', 'RIGHT')   -- to the end; the list keeps its time to live
+        else
+            redis.call('lpop', line)
         end
     end
     return woken

@@ -132,6 +132,20 @@ class PermitChannelTest {
     }
 
     @Test
+    void aMarkedAnnouncementIsPassedByInLineAndReadAsTheNumberElsewhere() {
+        PermitChannel inLine = inLine();
+        parkedWait(inLine, "in line");
+        inLine.onMessage(inLine.channel, "02");
+        assertEquals(List.of(), tries, "the release that marked it woke the line on its own channels");
+        inLine.onMessage(inLine.channel, "2");
+        assertEquals(List.of("in line"), tries, "an unmarked announcement (Redisson's release) wakes as before");
+        PermitChannel notInLine = new PermitChannel("redisson_sc:{t}", false);
+        parkedWait(notInLine, "not in line");
+        notInLine.onMessage(notInLine.channel, "02");
+        assertEquals(List.of("in line", "not in line"), tries, "without a line, a marked announcement is a number");
+    }
+
+    @Test
     void aLatchMessageWakesEveryWaiter() {
         PermitChannel channel = new PermitChannel("redisson_countdownlatch__channel__{l}", true);
         parkedWait(channel, "first");
