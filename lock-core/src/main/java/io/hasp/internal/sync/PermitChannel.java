@@ -127,8 +127,8 @@ final class PermitChannel implements MessageListener {
 
     /**
      * Handles a message: the number of free permits, or a wake-up for all; runs on an event-loop thread. Where this
-     * client stands in line, a release's announcement marked as one that woke the line (a leading zero) is passed by:
-     * the release woke the processes it served on their own channels.
+     * client listens in line, a release's announcement marked as one that woke the line (a leading zero) is passed
+     * by: the release woke the processes it served on their own channels.
      */
     @Override
     public void onMessage(String channel, String message) {
@@ -136,7 +136,7 @@ final class PermitChannel implements MessageListener {
             wake(Long.MAX_VALUE);
             return;
         }
-        if (line != null && message.length() > 1 && message.charAt(0) == '0') {
+        if (message.length() > 1 && message.charAt(0) == '0' && listensInLine()) {
             return;
         }
         long free;
@@ -152,6 +152,11 @@ final class PermitChannel implements MessageListener {
     @Override
     public void onResubscribed(String channel) {
         wake(Long.MAX_VALUE);
+    }
+
+    /** Whether this channel listens on this client's own channel in line (its subscription was confirmed). */
+    private synchronized boolean listensInLine() {
+        return lineSubscription != null;
     }
 
     /** The listener of this client's own channel in line: see the class comment. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hasp.internal.pubsub.Subscription;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -131,18 +132,41 @@ class PermitChannelTest {
         assertEquals(List.of(2), passes, "nobody waits here any more (the subscription is ending): passed on");
     }
 
+    private static Subscription subscription(String channel) {
+        return new Subscription() {
+            @Override
+            public String channel() {
+                return channel;
+            }
+
+            @Override
+            public CompletableFuture<Void> unsubscribe() {
+                return CompletableFuture.completedFuture(null);
+            }
+        };
+    }
+
     @Test
     void aMarkedAnnouncementIsPassedByInLineAndReadAsTheNumberElsewhere() {
         PermitChannel inLine = inLine();
         parkedWait(inLine, "in line");
+        assertTrue(inLine.subscribed(subscription(inLine.channel), subscription(inLine.line.channel())));
         inLine.onMessage(inLine.channel, "02");
         assertEquals(List.of(), tries, "the release that marked it woke the line on its own channels");
         inLine.onMessage(inLine.channel, "2");
         assertEquals(List.of("in line"), tries, "an unmarked announcement (Redisson's release) wakes as before");
+
+        PermitChannel deaf = inLine();   // its own channel's subscription failed: it hears the shared channel only
+        parkedWait(deaf, "deaf in line");
+        assertTrue(deaf.subscribed(subscription(deaf.channel), null));
+        deaf.onMessage(deaf.channel, "02");
+        assertEquals(List.of("in line", "deaf in line"), tries, "not listening in line: a marked announcement wakes");
+
         PermitChannel notInLine = new PermitChannel("redisson_sc:{t}", false);
         parkedWait(notInLine, "not in line");
         notInLine.onMessage(notInLine.channel, "02");
-        assertEquals(List.of("in line", "not in line"), tries, "without a line, a marked announcement is a number");
+        assertEquals(List.of("in line", "deaf in line", "not in line"), tries,
+                "without a line, a marked announcement is a number");
     }
 
     @Test
