@@ -236,6 +236,31 @@ class SynchronizersIT {
     }
 
     @Test
+    void aCallerThatReleasesAndAsksAgainAtOnceLeavesThePermitToTheProcessItWoke(TestInfo test) throws Exception {
+        String name = name(test);
+        HaspSemaphore semaphore = client.getSemaphore(name);
+        assertTrue(semaphore.trySetPermits(1));
+        assertTrue(semaphore.tryAcquire());
+        List<HaspClient> processes = processes(1);
+        try {
+            CompletableFuture<Boolean> woken = waitInLine(processes.get(0), name, 1);
+            semaphore.release();
+            boolean barged = semaphore.tryAcquire();   // at once: within the woken process's turn
+            if (servers.publishCountsListeners()) {
+                assertFalse(barged, "the permit is kept for the process the release woke");
+                assertTrue(get(woken), "and that process takes it");
+            } else {   // no line on a cluster's classic channels: whoever comes first takes it
+                if (barged) {
+                    semaphore.release();
+                }
+                assertTrue(get(woken));
+            }
+        } finally {
+            processes.forEach(HaspClient::close);
+        }
+    }
+
+    @Test
     void aProcessThatStoppedWaitingIsPassedOverInLine(TestInfo test) throws Exception {
         String name = name(test);
         HaspSemaphore semaphore = client.getSemaphore(name);

@@ -58,7 +58,9 @@ final class SemaphoreScripts {
             String channel = tagged("redisson_sc", name);
             String line = tagged("hasp_semaphore_line", name);
             String places = tagged("hasp_semaphore_line_places", name);
-            n = new Names(name, channel, List.of(name, line, places), List.of(name, channel, line, places),
+            String turns = tagged("hasp_semaphore_turns", name);
+            n = new Names(name, channel, List.of(name, line, places, turns),
+                    List.of(name, channel, line, places, turns),
                     tagged("hasp_semaphore_wake__channel", name) + ':');
             CACHE[slot] = n;
         }

@@ -8,18 +8,29 @@
 -- KEYS[1]  the semaphore's key
 -- KEYS[2]  its line, "hasp_semaphore_line:{<name>}"
 -- KEYS[3]  the places in line, "hasp_semaphore_line_places:{<name>}"
+-- KEYS[4]  the turns of woken processes, "hasp_semaphore_turns:{<name>}"
 -- ARGV[1]  how many permits to take, at least 1
 -- ARGV[2]  the caller's process (its client id), or '' where it takes no place in line
 -- ARGV[3]  how long the process keeps its place when the caller waits, in milliseconds; 0: a single try
 --
--- Returns  1 when they were taken, 0 when fewer are free (nothing changed but the place in line).
+-- Returns  1 when they were taken, 0 when too few are free beside those the turns of other processes keep
+--          (nothing changed but the place in line and the end of the process's own turn).
 
 local free = redis.call('get', KEYS[1])
-if free and tonumber(free) >= tonumber(ARGV[1]) then
-    redis.call('decrby', KEYS[1], ARGV[1])
-    return 1
+if free then
+    local kept = kept_by_turns(KEYS[4], ARGV[2], server_millis())
+    if tonumber(free) - kept >= tonumber(ARGV[1]) then
+        redis.call('decrby', KEYS[1], ARGV[1])
+        if ARGV[2] ~= '' then
+            redis.call('zrem', KEYS[4], ARGV[2])
+        end
+        return 1
+    end
 end
-if ARGV[2] ~= '' and tonumber(ARGV[3]) > 0 then
-    stand_in_line(KEYS[2], KEYS[3], ARGV[2], tonumber(ARGV[3]))
+if ARGV[2] ~= '' then
+    redis.call('zrem', KEYS[4], ARGV[2])
+    if tonumber(ARGV[3]) > 0 then
+        stand_in_line(KEYS[2], KEYS[3], ARGV[2], tonumber(ARGV[3]))
+    end
 end
 return 0

@@ -8,6 +8,11 @@
 --   the places  "hasp_semaphore_line_places:{<name>}": a sorted set, waiting process -> the end of its place lease
 --               in the server's milliseconds, renewed by each failed try of one of that process's waiters. A place
 --               that ran out, or whose process no longer listens, is dropped when a wake reaches it.
+--   the turns   "hasp_semaphore_turns:{<name>}": a sorted set, woken process -> the end of its turn in the
+--               server's milliseconds (TURN_MILLIS after the wake). While it lasts, each turn keeps one free permit
+--               from hasp's callers of other processes (Redisson's do not read it), so that a caller that just
+--               released and asks again at once does not take what a woken process was woken for. A try of the
+--               process ends its turn, and so does passing the wake on.
 -- A process hears that permits were freed on its own channel, "hasp_semaphore_wake__channel:{<name>}:<process>",
 -- with the message "<free permits>:<hops>": hops is how many more processes the wake may be passed on to when none
 -- of this process's waiters fit (semaphore_pass.lua), so a wake nobody can use visits each process once at most.
@@ -23,6 +28,20 @@ local function server_millis()
     return tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 end
 
+-- How long a woken process's turn keeps a free permit for it, in milliseconds.
+local TURN_MILLIS = 200
+
+-- How many free permits the live turns of processes other than process ('' for none) keep; turns that ran out
+-- go.
+local function kept_by_turns(turns, process, now)
+    redis.call('zremrangebyscore', turns, '-inf', now)
+    local kept = redis.call('zcard', turns)
+    if kept > 0 and process ~= '' and redis.call('zscore', turns, process) then
+        kept = kept - 1
+    end
+    return kept
+end
+
 -- Gives process a place in line for place_millis: at the end; a process already in line keeps its place and
 -- renews it.
 local function stand_in_line(line, places, process, place_millis)
@@ -36,9 +55,9 @@ local function stand_in_line(line, places, process, place_millis)
 end
 
 -- Wakes up to count processes in line, in order, each with message on its own channel (publish: 'publish' or
--- 'spublish'), passing over except; a woken process goes to the end of the line, and one whose place ran out or
--- that no longer listens leaves it. Returns how many heard the message.
-local function wake_line(line, places, prefix, publish, message, count, except)
+-- 'spublish') and a turn, passing over except; a woken process goes to the end of the line, and one whose place
+-- ran out or that no longer listens leaves it. Returns how many heard the message.
+local function wake_line(line, places, turns, prefix, publish, message, count, except)
     local woken = 0
     local now
     for _ = 1, redis.call('llen', line) do
@@ -53,6 +72,8 @@ local function wake_line(line, places, prefix, publish, message, count, except)
             stays = place and tonumber(place) > now and redis.call(publish, prefix .. next, message) > 0
             if stays then
                 woken = woken + 1
+                redis.call('zadd', turns, now + TURN_MILLIS, next)
+                redis.call('pexpire', turns, TURN_MILLIS * 2)
             else
                 redis.call('zrem', places, next)
             end
