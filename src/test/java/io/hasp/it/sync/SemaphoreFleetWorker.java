@@ -26,11 +26,13 @@ public final class SemaphoreFleetWorker {
     private SemaphoreFleetWorker() {
     }
 
-    /** One permit, taken and given back with one library's client. */
-    private interface Permit {
-        void acquire() throws InterruptedException;
+    /** Takes one permit, waiting as long as it takes. */
+    private interface Acquire {
+        void run() throws InterruptedException;
+    }
 
-        void release();
+    /** One permit, taken and given back with one library's client. */
+    private record Permit(Acquire acquire, Runnable release) {
     }
 
     public static void main(String[] argv) throws Exception {
@@ -51,34 +53,14 @@ public final class SemaphoreFleetWorker {
         if (args.get("library").equals("hasp")) {
             HaspClient hasp = HaspClient.create(HaspConfig.builder().uri(uri).build());
             HaspSemaphore semaphore = hasp.getSemaphore(name);
-            permit = new Permit() {
-                @Override
-                public void acquire() throws InterruptedException {
-                    semaphore.acquire();
-                }
-
-                @Override
-                public void release() {
-                    semaphore.release();
-                }
-            };
+            permit = new Permit(semaphore::acquire, semaphore::release);
             client = hasp;
         } else {
             Config config = new Config();
             config.useSingleServer().setAddress(uri);
             RedissonClient redisson = Redisson.create(config);
             RSemaphore semaphore = redisson.getSemaphore(name);
-            permit = new Permit() {
-                @Override
-                public void acquire() throws InterruptedException {
-                    semaphore.acquire();
-                }
-
-                @Override
-                public void release() {
-                    semaphore.release();
-                }
-            };
+            permit = new Permit(semaphore::acquire, semaphore::release);
             client = redisson::shutdown;
         }
         AtomicLong acquisitions = new AtomicLong();
@@ -90,7 +72,7 @@ public final class SemaphoreFleetWorker {
             Thread worker = new Thread(() -> {
                 try (RedisProbe probe = RedisProbe.connect(port)) {
                     for (int r = 0; r < rounds; r++) {
-                        permit.acquire();
+                        permit.acquire().run();
                         try {
                             long now = (Long) probe.call("INCR", holders);
                             most.accumulateAndGet(now, Math::max);
@@ -101,7 +83,7 @@ public final class SemaphoreFleetWorker {
                             Thread.sleep(1);
                             probe.call("DECR", holders);
                         } finally {
-                            permit.release();
+                            permit.release().run();
                         }
                     }
                 } catch (Throwable e) {
