@@ -174,10 +174,7 @@ final class PermitChannel implements MessageListener {
         };
     }
 
-    /**
-     * A wake in line, {@code "<free permits>:<hops>"}: wakes waiters here as a release's message does, or passes it
-     * on (which also ends this process's turn, even with no hop left, so that the permit it kept is free at once).
-     */
+    /** A wake in line, {@code "<free permits>:<hops>"}: wakes waiters here as a release's message does, or passes it. */
     void onLineMessage(String message) {
         int colon = message.indexOf(':');
         long free;
@@ -189,7 +186,7 @@ final class PermitChannel implements MessageListener {
             free = 1;   // not what a release sends: look once
             hops = 0;
         }
-        if (wake(free) > 0 || line == null) {
+        if (wake(free) > 0 || hops < 1 || line == null) {
             return;
         }
         synchronized (this) {

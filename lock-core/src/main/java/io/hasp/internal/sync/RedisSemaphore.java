@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The {@link HaspSemaphore} of one name on one client: scripts on the client's topology ({@link SemaphoreScripts}),
@@ -133,16 +132,10 @@ public final class RedisSemaphore extends CountedPermits implements HaspSemaphor
     private SyncWait waitFor(int permits, long waitNanos) {
         WakeLine line = waitNanos == 0 ? null : wakeLine();
         long placeMillis = line == null ? 0 : SemaphoreScripts.PLACE_MILLIS;
-        String process = waiters.process();
-        // A try refused because turns of other processes keep the free permits looks again when a turn ends.
-        AtomicLong nextLook = new AtomicLong(SyncWait.RECHECK_MILLIS);
+        String process = line == null ? "" : waiters.process();
         return new SyncWait(waiters, timer, SemaphoreScripts.channel(name), false,
-                () -> SemaphoreScripts.acquire(topology, name, permits, process, placeMillis).thenApply(answer -> {
-                    nextLook.set(answer == SemaphoreScripts.KEPT_BY_TURNS ? SemaphoreScripts.TURN_MILLIS
-                            : SyncWait.RECHECK_MILLIS);
-                    return answer == SemaphoreScripts.TAKEN;
-                }),
-                () -> SemaphoreScripts.release(topology, name, permits), nextLook::get, "semaphore", name, waitNanos)
+                () -> SemaphoreScripts.acquire(topology, name, permits, process, placeMillis),
+                () -> SemaphoreScripts.release(topology, name, permits), "semaphore", name, waitNanos)
                 .needing(permits).inLine(line);
     }
 

@@ -20,12 +20,6 @@ final class SemaphoreScripts {
 
     /** How long a waiting process keeps its place in line: its waiters look again at least every few seconds. */
     static final long PLACE_MILLIS = 10_000;
-    /** How long a woken process's turn keeps a free permit for it ({@code TURN_MILLIS} in the line's script). */
-    static final long TURN_MILLIS = 200;
-    /** The answer of {@link #acquire} when the permits were taken. */
-    static final long TAKEN = 1;
-    /** The answer of {@link #acquire} when enough were free but turns of other processes kept some. */
-    static final long KEPT_BY_TURNS = 2;
 
     private static final Script ACQUIRE = inLine("semaphore_acquire.lua");
     private static final Script RELEASE = inLine("semaphore_release.lua");
@@ -100,13 +94,12 @@ final class SemaphoreScripts {
     }
 
     /**
-     * Takes {@code permits} when that many are free beside those the turns of processes other than {@code process}
-     * keep; the future is {@link #TAKEN}, {@link #KEPT_BY_TURNS}, or 0 (too few free). When they were not taken and
-     * {@code placeMillis} is above 0, {@code process} (unless empty) stands in the semaphore's line.
+     * Takes {@code permits} when that many are free; the future is {@code true} when they were taken. When they were
+     * not and {@code placeMillis} is above 0, {@code process} (unless empty) stands in the semaphore's line.
      */
-    static CompletableFuture<Long> acquire(Topology topology, String name, int permits, String process,
+    static CompletableFuture<Boolean> acquire(Topology topology, String name, int permits, String process,
             long placeMillis) {
-        return topology.commands().evalsha(ACQUIRE, Replies.LONG, inLineKeys(name), (long) permits, process,
+        return topology.commands().evalsha(ACQUIRE, Replies.BOOLEAN, inLineKeys(name), (long) permits, process,
                 placeMillis);
     }
 

@@ -10,33 +10,27 @@
 -- KEYS[3]  the places in line, "hasp_semaphore_line_places:{<name>}"
 -- KEYS[4]  the turns of woken processes, "hasp_semaphore_turns:{<name>}"
 -- ARGV[1]  how many permits to take, at least 1
--- ARGV[2]  the caller's process (its client id; its own turn keeps nothing from it), or '' where processes take no
---          place in line
--- ARGV[3]  how long the process keeps its place when the caller waits, in milliseconds; 0: a single try, which
---          takes no place and leaves the process's turn alone unless it takes permits
+-- ARGV[2]  the caller's process (its client id), or '' where it takes no place in line
+-- ARGV[3]  how long the process keeps its place when the caller waits, in milliseconds; 0: a single try
 --
--- Returns  1 when they were taken; 0 when fewer are free; 2 when enough are free but some are kept by the turns of
---          other processes (look again when a turn ends). Nothing changed but the place in line and, for a waiting
---          caller, the end of its process's own turn.
+-- Returns  1 when they were taken, 0 when too few are free beside those the turns of other processes keep
+--          (nothing changed but the place in line and the end of the process's own turn).
 
 local free = redis.call('get', KEYS[1])
-local wanted = tonumber(ARGV[1])
-local answer = 0
 if free then
     local kept = kept_by_turns(KEYS[4], ARGV[2], server_millis())
-    if tonumber(free) - kept >= wanted then
-        redis.call('decrby', KEYS[1], wanted)
+    if tonumber(free) - kept >= tonumber(ARGV[1]) then
+        redis.call('decrby', KEYS[1], ARGV[1])
         if ARGV[2] ~= '' then
             redis.call('zrem', KEYS[4], ARGV[2])
         end
         return 1
     end
-    if tonumber(free) >= wanted then
-        answer = 2
+end
+if ARGV[2] ~= '' then
+    redis.call('zrem', KEYS[4], ARGV[2])
+    if tonumber(ARGV[3]) > 0 then
+        stand_in_line(KEYS[2], KEYS[3], ARGV[2], tonumber(ARGV[3]))
     end
 end
-if ARGV[2] ~= '' and tonumber(ARGV[3]) > 0 then
-    redis.call('zrem', KEYS[4], ARGV[2])
-    stand_in_line(KEYS[2], KEYS[3], ARGV[2], tonumber(ARGV[3]))
-end
-return answer
+return 0

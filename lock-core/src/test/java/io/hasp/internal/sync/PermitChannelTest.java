@@ -115,17 +115,11 @@ class PermitChannelTest {
     }
 
     @Test
-    void aWakeInLineWithoutHopsIsStillPassedOnSoThatItsTurnEnds() {
+    void aWakeInLineIsNotPassedOnWithoutHopsOrWhileAWaiterHereIsBetweenTries() {
         PermitChannel channel = inLine();
         parkedWait(channel, "three").needing(3);
         channel.onLineMessage("1:0");
-        assertEquals(List.of(0), passes, "no hop left: nobody else is woken, but this process's turn ends");
-    }
-
-    @Test
-    void aWakeInLineIsNotPassedOnWhileAWaiterHereIsBetweenTries() {
-        PermitChannel channel = inLine();
-        parkedWait(channel, "three").needing(3);
+        assertEquals(List.of(), passes, "no hop left: every process in line had it");
         channel.join();   // a waiter between a failed try and parking: the wake's chance is its
         channel.onLineMessage("1:3");
         assertEquals(List.of(), passes);
