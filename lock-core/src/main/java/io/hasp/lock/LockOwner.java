@@ -1,6 +1,7 @@
 package io.hasp.lock;
 
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Who holds a lock: a client instance and a holder inside it. Its Redis form, {@link #field()},
@@ -13,6 +14,9 @@ import java.util.Objects;
  * of one thread cannot). Immutable and thread-safe.
  */
 public final class LockOwner {
+
+    /** Holder ids of owners that are not threads: counted down from -1, so never a thread's id. */
+    private static final AtomicLong TASK_HOLDER_IDS = new AtomicLong();
 
     private final String clientId;
     private final long holderId;
@@ -35,6 +39,15 @@ public final class LockOwner {
                     + " (expected: a non-empty client id)");
         }
         return new LockOwner(clientId, holderId);
+    }
+
+    /**
+     * A holder id for an owner that is not a thread, such as a reactive subscription or a coroutine:
+     * negative, so never the id of a thread (those are positive), and never handed out twice in this JVM.
+     * hasp's reactive and coroutine adapters take their owners' ids from here.
+     */
+    public static long newHolderId() {
+        return TASK_HOLDER_IDS.decrementAndGet();
     }
 
     /** The client instance's id (a UUID string for hasp and Redisson clients). */

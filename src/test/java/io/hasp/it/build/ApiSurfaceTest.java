@@ -10,6 +10,7 @@ import io.hasp.shedlock.HaspLockProvider;
 import io.hasp.spring.integration.HaspLockRegistry;
 import io.hasp.lock.rw.HaspReadWriteLocks;
 import io.hasp.micrometer.HaspMetrics;
+import io.hasp.reactor.HaspReactiveClient;
 import io.hasp.resp.RespReader;
 import java.io.IOException;
 import java.lang.module.ModuleDescriptor;
@@ -46,7 +47,7 @@ class ApiSurfaceTest {
 
     /** One class of each library module, to find the module's jar (or classes directory). */
     private static final List<Class<?>> ANCHORS = List.of(RespReader.class, HaspClient.class, HaspReadWriteLocks.class,
-            LockTemplate.class, HaspLockProvider.class, HaspLockRegistry.class, HaspMetrics.class);
+            LockTemplate.class, HaspLockProvider.class, HaspLockRegistry.class, HaspMetrics.class, HaspReactiveClient.class);
 
     @Test
     void exportedPublicTypesAreTheCheckedInList() throws Exception {
@@ -83,7 +84,7 @@ class ApiSurfaceTest {
             }
         }
         assertEquals(new TreeSet<>(Set.of("io.hasp", "io.hasp.lock", "io.hasp.lock.rw", "io.hasp.resp", "io.hasp.annotation",
-                "io.hasp.shedlock", "io.hasp.spring.integration", "io.hasp.micrometer", "io.hasp.sync")),
+                "io.hasp.shedlock", "io.hasp.spring.integration", "io.hasp.micrometer", "io.hasp.sync", "io.hasp.reactor")),
                 exported);
     }
 

@@ -67,6 +67,7 @@ public final class LockService implements AutoCloseable {
         LockArguments.name("clientId", clientId);
         LockArguments.notNull("topology", topology);
         LockArguments.notNull("timer", timer);
+        ScriptClasses.load();
         this.minLeaseMillis = Math.max(1, LockArguments.notNull("timerTick", timerTick).toMillis());
         long watchdogLeaseMillis = LockArguments.positiveMillis("watchdogLease", watchdogLease, 3 * minLeaseMillis);
         long timeoutMillis = LockArguments.positiveMillis("commandTimeout", commandTimeout, 1);

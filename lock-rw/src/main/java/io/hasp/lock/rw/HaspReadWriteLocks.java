@@ -6,6 +6,7 @@ import io.hasp.internal.ClientInternals;
 import io.hasp.internal.lock.LockArguments;
 import io.hasp.internal.lock.LockService;
 import io.hasp.lock.LockOwner;
+import java.util.List;
 
 /**
  * The entry point to read/write locks: the read/write locks of one {@link HaspClient}, run by the
@@ -27,6 +28,13 @@ public final class HaspReadWriteLocks {
 
     private final HaspClient client;
     private final LockService service;
+
+    static {
+        // The scripts are read from the jar here, on the application's thread, rather than at first use,
+        // which may be on an event-loop thread where a file read blocks (see LockService's script classes).
+        List.of(ReadAcquireScript.SCRIPT, ReadUnlockScript.SCRIPT, RwForceUnlockScript.SCRIPT, RwRenewScript.SCRIPT,
+                WriteAcquireScript.SCRIPT, WriteUnlockScript.SCRIPT);
+    }
 
     private HaspReadWriteLocks(HaspClient client) {
         this.client = client;

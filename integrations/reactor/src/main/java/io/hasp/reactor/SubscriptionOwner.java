@@ -1,0 +1,74 @@
+package io.hasp.reactor;
+
+import io.hasp.lock.LockOwner;
+import java.util.function.LongFunction;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
+
+/**
+ * The owner of a reactive pipeline's locks: a holder id kept in the subscriber context, so that it
+ * follows the subscription across threads instead of staying with one. Every lock of every client
+ * takes the same holder id from it (with its client's id: {@code HaspLock.owner(holderId)}).
+ *
+ * <p>{@code withLock} scopes its work this way by itself; {@link #scope(Mono)} is for code that calls
+ * {@code lock()} and {@code unlock()} of a {@link ReactiveLock} itself:
+ *
+ * <pre>{@code
+ * Mono<Receipt> deduct = SubscriptionOwner.scope(
+ *         stock.lock().then(deductOne(sku)).flatMap(receipt -> stock.unlock().thenReturn(receipt)));
+ * }</pre>
+ *
+ * <p>Each subscription of a scoped publisher is an owner of its own (a retried or repeated pipeline
+ * is a new owner); a scope inside another scope keeps the outer owner. Holder ids come from
+ * {@link LockOwner#newHolderId()}: never a thread's id, so a blocking caller of the same client is
+ * always another owner.
+ */
+public final class SubscriptionOwner {
+
+    /** The context key under which the holder id (a {@code Long}) is kept. */
+    static final Class<SubscriptionOwner> KEY = SubscriptionOwner.class;
+
+    private SubscriptionOwner() {
+    }
+
+    /** {@code work} with an owner of its own per subscription, unless its subscriber already has one. */
+    public static <T> Mono<T> scope(Mono<T> work) {
+        return Mono.deferContextual(context -> context.hasKey(KEY)
+                ? work
+                : work.contextWrite(inner -> inner.put(KEY, LockOwner.newHolderId())));
+    }
+
+    /** {@code work} with an owner of its own per subscription, unless its subscriber already has one. */
+    public static <T> Flux<T> scope(Publisher<T> work) {
+        return Flux.deferContextual(context -> context.hasKey(KEY)
+                ? Flux.from(work)
+                : Flux.from(work).contextWrite(inner -> inner.put(KEY, LockOwner.newHolderId())));
+    }
+
+    /**
+     * The holder id of the subscription's owner; fails with {@link IllegalStateException} outside a
+     * {@link #scope} or {@code withLock}.
+     */
+    public static Mono<Long> holderId() {
+        return withHolder(Mono::just);
+    }
+
+    /** Runs {@code call} with the subscription's holder id, or fails when it has none. */
+    static <T> Mono<T> withHolder(LongFunction<Mono<T>> call) {
+        return Mono.deferContextual(context -> {
+            Long holder = holderIn(context);
+            return holder == null ? Mono.error(noOwner()) : call.apply(holder);
+        });
+    }
+
+    static Long holderIn(ContextView context) {
+        return context.getOrDefault(KEY, null);
+    }
+
+    private static IllegalStateException noOwner() {
+        return new IllegalStateException("this subscription has no lock owner: call lock() and unlock() inside"
+                + " SubscriptionOwner.scope(...), or use withLock(...), which scopes its work itself");
+    }
+}
