@@ -3,6 +3,7 @@ package io.hasp.annotation;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 
 /**
  * How a call takes its lock: which lock, how long one attempt waits, the lease (or the
@@ -75,6 +76,11 @@ public final class LockOptions {
         try {
             if (locked.value().isEmpty()) {
                 throw new IllegalArgumentException("value: \"\" (expected: a lock name)");
+            }
+            Class<?> returned = method.getReturnType();
+            if (CompletionStage.class.isAssignableFrom(returned) && !LockTemplate.returnsStage(method)) {
+                throw new IllegalArgumentException("return type: " + returned.getName() + " (expected: CompletableFuture"
+                        + " or CompletionStage, whose end the lock waits for, or a value)");
             }
             return of(locked);
         } catch (IllegalArgumentException e) {

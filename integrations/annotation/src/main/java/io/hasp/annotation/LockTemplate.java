@@ -4,9 +4,14 @@ import io.hasp.HaspClient;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
 import io.hasp.lock.rw.HaspReadWriteLocks;
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -84,7 +89,9 @@ public final class LockTemplate {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(block, "block");
         HaspLock lock = lock(name, options.type());
-        if (!acquire(lock, name, options)) {
+        if (!acquire(() -> options.leaseTime() == null
+                ? lock.tryLock(options.waitTime())
+                : lock.tryLock(options.waitTime(), options.leaseTime()), name, options)) {
             return null;
         }
         LockOwner owner = lock.currentOwner();
@@ -99,6 +106,118 @@ public final class LockTemplate {
         return result;
     }
 
+    /**
+     * Runs a call of {@code method} under lock {@code name} for as long as its work lasts: until the
+     * stage it returns ends when it returns a {@code CompletableFuture} or {@code CompletionStage}
+     * ({@link #executeLockedAsync}), else until it returns ({@link #executeLocked}). What
+     * {@link LockedProxies} and framework integrations call for each {@link Locked} method.
+     *
+     * @return the call's value; for a skipped call what {@code method} returns then: {@code null}, a
+     *     primitive's zero, or a future of {@code null}
+     * @throws Exception as {@link #executeLocked} and {@link #executeLockedAsync} say
+     */
+    @SuppressWarnings("unchecked")
+    public Object executeLockedCall(Method method, String name, LockOptions options, Callable<?> call) throws Exception {
+        if (returnsStage(method)) {
+            return executeLockedAsync(name, options, () -> (CompletionStage<Object>) call.call());
+        }
+        Object result = executeLocked(name, options, call);
+        return result == null ? WhenUnavailable.skippedValue(method.getReturnType()) : result;
+    }
+
+    /** Whether {@code method}'s work ends with a stage it returns: it returns CompletableFuture or CompletionStage. */
+    static boolean returnsStage(Method method) {
+        Class<?> returned = method.getReturnType();
+        return returned == CompletableFuture.class || returned == CompletionStage.class;
+    }
+
+    /**
+     * Runs {@code call}, whose work goes on after it returns, under lock {@code name} until that work
+     * ends: the lock is taken before the call and given back when the stage it returned completes,
+     * fails or is cancelled, not when it returns. Each call is an owner of its own
+     * ({@link LockOwner#newHolderId()}), so two calls from one thread exclude each other as calls from
+     * two threads do. The calling thread waits for the lock as {@link #executeLocked} does; code that
+     * must not wait on its thread takes hasp-reactor's or hasp-kotlin's {@code withLock} instead.
+     * A {@link DeferredRelease} does not apply: the release follows the work.
+     *
+     * @param name the lock's name, not empty
+     * @param options which lock, and how it is taken
+     * @param call starts the work
+     * @return a future of the stage's outcome, completed once the lock is given back; null when
+     *     {@code call} returned null. It fails with {@link LockUnavailableException} (and {@code call}
+     *     does not run) when the lock could not be had and {@code options} say {@link WhenUnavailable#THROW},
+     *     and completes with null when they say {@link WhenUnavailable#SKIP}. A release that fails fails it,
+     *     or is added as suppressed to the stage's failure. Cancelling it cancels the stage (when the stage
+     *     is a future) and the lock goes back when the stage ends.
+     * @throws Exception whatever {@code call} threw, unchanged (the lock is given back first)
+     */
+    public <T> CompletableFuture<T> executeLockedAsync(String name, LockOptions options,
+            Callable<? extends CompletionStage<T>> call) throws Exception {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("name: " + (name == null ? "null" : "\"\"") + " (expected: a lock name)");
+        }
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(call, "call");
+        HaspLock lock = lock(name, options.type());
+        LockOwner owner = lock.owner(LockOwner.newHolderId());
+        try {
+            if (!acquire(() -> awaitAttempt(lock, owner, options), name, options)) {
+                return CompletableFuture.completedFuture(null);
+            }
+        } catch (LockUnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletionStage<T> stage;
+        try {
+            stage = call.call();
+        } catch (Exception | Error failure) {
+            releaseNow(lock, owner, failure);
+            throw failure;
+        }
+        if (stage == null) {
+            releaseNow(lock, owner, null);
+            return null;
+        }
+        return AsyncHold.releasedAfter(stage, () -> lock.unlockAsync(owner));
+    }
+
+    /** One attempt of {@code owner}, waited for on this thread; an interrupted wait leaves nothing held. */
+    private static boolean awaitAttempt(HaspLock lock, LockOwner owner, LockOptions options) throws InterruptedException {
+        CompletableFuture<Boolean> attempt = options.leaseTime() == null
+                ? lock.tryLockAsync(options.waitTime(), owner)
+                : lock.tryLockAsync(options.waitTime(), options.leaseTime(), owner);
+        try {
+            return attempt.get();
+        } catch (InterruptedException e) {
+            if (!attempt.cancel(false) && !attempt.isCompletedExceptionally() && attempt.join()) {
+                lock.unlockAsync(owner);
+            }
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    /** Gives {@code owner}'s hold back now, waiting for the answer; a failure joins {@code failure} or is thrown. */
+    private static void releaseNow(HaspLock lock, LockOwner owner, Throwable failure) {
+        try {
+            lock.unlockAsync(owner).join();
+        } catch (RuntimeException e) {
+            RuntimeException cause = e instanceof CompletionException && e.getCause() instanceof RuntimeException r ? r : e;
+            if (failure == null) {
+                throw cause;
+            }
+            failure.addSuppressed(cause);
+        }
+    }
+
     private HaspLock lock(String name, LockType type) {
         return switch (type) {
             case REENTRANT -> client.getLock(name);
@@ -108,17 +227,20 @@ public final class LockTemplate {
         };
     }
 
+    /** One attempt at the lock. */
+    @FunctionalInterface
+    private interface Attempt {
+        boolean tryOnce() throws InterruptedException;
+    }
+
     /** Attempts until the lock is had or the attempts run out; false when skipping. */
-    private boolean acquire(HaspLock lock, String name, LockOptions options) {
+    private boolean acquire(Attempt attempt, String name, LockOptions options) {
         long start = System.nanoTime();
         int attempts = 0;
         try {
             for (;;) {
                 attempts++;
-                boolean acquired = options.leaseTime() == null
-                        ? lock.tryLock(options.waitTime())
-                        : lock.tryLock(options.waitTime(), options.leaseTime());
-                if (acquired) {
+                if (attempt.tryOnce()) {
                     return true;
                 }
                 if (options.retryCount() != 0 && attempts > options.retryCount()) {

@@ -26,6 +26,15 @@ import java.util.concurrent.TimeUnit;
  * the call throws {@link LockUnavailableException} or, with {@link WhenUnavailable#SKIP}, does not
  * run.
  *
+ * <p><b>Asynchronous methods.</b> A method that returns a {@code CompletableFuture} or
+ * {@code CompletionStage} holds the lock until the work it returned completes, fails or is
+ * cancelled, not until it returns: the caller gets a future of that work's outcome, completed once
+ * the lock is given back, and cancelling it cancels the work. Each such call is an owner of its
+ * own, so two calls from one thread exclude each other. The calling thread waits for the lock;
+ * when the lock cannot be had the future fails with {@link LockUnavailableException} (or, with
+ * {@link WhenUnavailable#SKIP}, completes with {@code null}). Other {@code CompletionStage} types
+ * are refused. See {@link LockTemplate#executeLockedAsync}.
+ *
  * <p>Settings are checked when a proxy is created ({@link LockedProxies}) or, in a framework, on
  * the first call; a bad one fails with a message naming the method and the setting.
  */

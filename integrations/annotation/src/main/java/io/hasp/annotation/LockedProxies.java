@@ -107,8 +107,7 @@ public final class LockedProxies {
                 return call(method, arguments);
             }
             String name = names.lockName(method, plan.locked(), arguments);
-            Object result = template.executeLocked(name, plan.options(), () -> call(method, arguments));
-            return result == null ? WhenUnavailable.skippedValue(method.getReturnType()) : result;
+            return template.executeLockedCall(method, name, plan.options(), () -> call(method, arguments));
         }
 
         /** Calls the target, throwing what it threw. */

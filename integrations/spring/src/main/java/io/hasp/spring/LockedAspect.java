@@ -4,7 +4,6 @@ import io.hasp.annotation.LockKeyBuilder;
 import io.hasp.annotation.LockOptions;
 import io.hasp.annotation.LockTemplate;
 import io.hasp.annotation.Locked;
-import io.hasp.annotation.WhenUnavailable;
 import java.lang.reflect.Method;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.Objects;
@@ -18,7 +17,9 @@ import org.aspectj.lang.reflect.MethodSignature;
 /**
  * Runs each bean method annotated {@link Locked} (on the bean's class, as Spring AOP sees
  * annotations) through a {@link LockTemplate}: the method's value comes back and its exceptions
- * go out unchanged; a skipped call returns {@code null} or a primitive's zero. Thread-safe.
+ * go out unchanged; a skipped call returns {@code null} or a primitive's zero. A method that returns a
+ * {@code CompletableFuture} or {@code CompletionStage} holds its lock until that work ends
+ * ({@link LockTemplate#executeLockedCall}). Thread-safe.
  */
 @Aspect
 public class LockedAspect {
@@ -49,8 +50,7 @@ public class LockedAspect {
         Method method = ((MethodSignature) call.getSignature()).getMethod();
         LockOptions lockOptions = options.computeIfAbsent(method, m -> LockOptions.of(m, locked));
         String name = names.lockName(method, locked, call.getArgs());
-        Object result = template.executeLocked(name, lockOptions, () -> proceed(call));
-        return result == null ? WhenUnavailable.skippedValue(method.getReturnType()) : result;
+        return template.executeLockedCall(method, name, lockOptions, () -> proceed(call));
     }
 
     private static Object proceed(ProceedingJoinPoint call) throws Exception {

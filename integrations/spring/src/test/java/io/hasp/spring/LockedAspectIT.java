@@ -93,6 +93,11 @@ class LockedAspectIT {
             return "settled " + batch + ", fair lock held: " + elsewhere.getFairLock("settlement:" + batch).isLocked();
         }
 
+        @Locked(value = "export", key = "#batch", waitTime = 20_000, retryCount = 0)
+        public CompletableFuture<String> export(long batch, CompletableFuture<String> work) {
+            return work;
+        }
+
         @Locked(value = "account", key = "#account")
         public void credit(long account, int amount) {
             jdbc.update("UPDATE account SET balance = balance + ? WHERE id = ?", amount, account);
@@ -164,6 +169,19 @@ class LockedAspectIT {
     void aSpelKeyNamesTheLockHeldDuringTheCall() {
         assertEquals("paid 7, lock held: true", payments.pay(new Order(7, "ada")));
         assertFalse(elsewhere.getLock("shop:order:7").isLocked(), "given back after the call");
+    }
+
+    @Test
+    void anAsyncMethodHoldsItsLockUntilTheReturnedWorkEnds() throws Exception {
+        CompletableFuture<String> work = new CompletableFuture<>();
+        CompletableFuture<String> call = payments.export(3, work);
+        assertTrue(elsewhere.getLock("export:3").isLocked(), "held after the method returned");
+        CompletableFuture<String> second = CompletableFuture.supplyAsync(
+                () -> payments.export(3, CompletableFuture.completedFuture("second")).join());
+        work.complete("first");
+        assertEquals("first", call.get(30, TimeUnit.SECONDS));
+        assertEquals("second", second.get(30, TimeUnit.SECONDS));
+        assertFalse(elsewhere.getLock("export:3").isLocked(), "given back after the work");
     }
 
     @Test
