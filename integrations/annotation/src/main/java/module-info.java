@@ -6,6 +6,10 @@ module io.hasp.annotation {
     requires transitive io.hasp;
     requires io.hasp.lock.rw;
     requires org.slf4j;
+    // Only for @Locked methods that return Mono or Flux, when the application has Reactor.
+    requires static io.hasp.reactor;
+    requires static reactor.core;
+    requires static org.reactivestreams;
 
     exports io.hasp.annotation;
 }

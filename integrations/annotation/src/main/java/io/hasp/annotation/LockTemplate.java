@@ -83,9 +83,7 @@ public final class LockTemplate {
      * @throws Exception whatever {@code block} threw, unchanged
      */
     public <T> T executeLocked(String name, LockOptions options, Callable<T> block) throws Exception {
-        if (name == null || name.isEmpty()) {
-            throw new IllegalArgumentException("name: " + (name == null ? "null" : "\"\"") + " (expected: a lock name)");
-        }
+        checkName(name);
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(block, "block");
         HaspLock lock = lock(name, options.type());
@@ -109,11 +107,14 @@ public final class LockTemplate {
     /**
      * Runs a call of {@code method} under lock {@code name} for as long as its work lasts: until the
      * stage it returns ends when it returns a {@code CompletableFuture} or {@code CompletionStage}
-     * ({@link #executeLockedAsync}), else until it returns ({@link #executeLocked}). What
-     * {@link LockedProxies} and framework integrations call for each {@link Locked} method.
+     * ({@link #executeLockedAsync}); for each subscription, from before the publisher is subscribed until
+     * it completes, fails or is cancelled, when it returns Reactor's {@code Mono} or {@code Flux} (the lock
+     * is then taken without blocking, each subscription an owner of its own, hasp-reactor on the class
+     * path); else until it returns ({@link #executeLocked}). What {@link LockedProxies} and framework
+     * integrations call for each {@link Locked} method.
      *
      * @return the call's value; for a skipped call what {@code method} returns then: {@code null}, a
-     *     primitive's zero, or a future of {@code null}
+     *     primitive's zero, a future of {@code null}, or an empty publisher
      * @throws Exception as {@link #executeLocked} and {@link #executeLockedAsync} say
      */
     @SuppressWarnings("unchecked")
@@ -121,8 +122,20 @@ public final class LockTemplate {
         if (returnsStage(method)) {
             return executeLockedAsync(name, options, () -> (CompletionStage<Object>) call.call());
         }
+        Class<?> returned = method.getReturnType();
+        if (ReactiveCalls.isPublisher(returned)) {
+            checkName(name);
+            Objects.requireNonNull(options, "options");
+            return ReactiveCalls.locked(ReactiveCalls.isMono(returned), lock(name, options.type()), name, options, call);
+        }
         Object result = executeLocked(name, options, call);
         return result == null ? WhenUnavailable.skippedValue(method.getReturnType()) : result;
+    }
+
+    private static void checkName(String name) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("name: " + (name == null ? "null" : "\"\"") + " (expected: a lock name)");
+        }
     }
 
     /** Whether {@code method}'s work ends with a stage it returns: it returns CompletableFuture or CompletionStage. */
@@ -153,9 +166,7 @@ public final class LockTemplate {
      */
     public <T> CompletableFuture<T> executeLockedAsync(String name, LockOptions options,
             Callable<? extends CompletionStage<T>> call) throws Exception {
-        if (name == null || name.isEmpty()) {
-            throw new IllegalArgumentException("name: " + (name == null ? "null" : "\"\"") + " (expected: a lock name)");
-        }
+        checkName(name);
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(call, "call");
         HaspLock lock = lock(name, options.type());
