@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every Java sample of README.md and docs/ is a region of a compiled source under test, which a test runs
- * against a real server: a page shows it as a {@code java} code block right after a comment line
+ * Every Java and Kotlin sample of README.md and docs/ is a region of a compiled source under test, which a test
+ * runs against a real server: a page shows it as a {@code java} or {@code kotlin} code block right after a comment line
  * {@code <!-- sample: <path from the repository root> <id> -->}, and the source marks it with
  * {@code // begin-sample: <id>} and {@code // end-sample: <id>}. This test fails on a Java block without
  * that comment, on a region that does not exist, and on a block that differs from its region (the region's
@@ -33,7 +33,7 @@ class DocSamplesTest {
         for (Path page : DocPages.all()) {
             List<String> lines = Files.readAllLines(page);
             for (int i = 0; i < lines.size(); i++) {
-                if (!lines.get(i).equals("```java")) {
+                if (!lines.get(i).equals("```java") && !lines.get(i).equals("```kotlin")) {
                     continue;
                 }
                 blocks++;
@@ -44,7 +44,7 @@ class DocSamplesTest {
                 String where = ROOT.relativize(page) + ":" + (i + 1);
                 Matcher sample = i > 0 ? SAMPLE.matcher(lines.get(i - 1).trim()) : null;
                 if (sample == null || !sample.matches()) {
-                    problems.add(where + ": a java block without a <!-- sample: <path> <id> --> line before it");
+                    problems.add(where + ": a java or kotlin block without a <!-- sample: <path> <id> --> line before it");
                 } else {
                     String problem = compare(sample.group(1), sample.group(2), lines.subList(i + 1, end));
                     if (problem != null) {

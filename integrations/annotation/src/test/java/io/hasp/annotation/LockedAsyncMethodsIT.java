@@ -160,6 +160,31 @@ class LockedAsyncMethodsIT {
         assertTrue(Conditions.await(Duration.ofSeconds(TIMEOUT_SECONDS), () -> exists("job:d") == 0L));
     }
 
+    // begin-sample: locked-async
+    interface Reports {
+        /** Lock "report:<account>" is held until the returned future completes, not until build returns. */
+        @Locked(value = "report", waitTime = 10_000)
+        CompletableFuture<String> build(@LockKey long account);
+    }
+    // end-sample: locked-async
+
+    @Test
+    void theDocsSampleBuildsOneReportOfAnAccountAtATime() throws Exception {
+        List<String> events = new CopyOnWriteArrayList<>();
+        Reports reports = LockedProxies.create(Reports.class, account -> CompletableFuture
+                .runAsync(() -> events.add("start"), threads)
+                .thenRunAsync(() -> events.add("end"), CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS))
+                .thenApply(done -> "report " + account), new LockTemplate(client));
+        List<CompletableFuture<String>> builds = List.of(
+                CompletableFuture.supplyAsync(() -> reports.build(7), threads).thenCompose(f -> f),
+                CompletableFuture.supplyAsync(() -> reports.build(7), threads).thenCompose(f -> f));
+        for (CompletableFuture<String> build : builds) {
+            assertEquals("report 7", build.get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        }
+        assertEquals(List.of("start", "end", "start", "end"), events);
+        assertEquals(0L, exists("report:7"));
+    }
+
     interface OwnFuture {
         @Locked("own")
         MyFuture run();

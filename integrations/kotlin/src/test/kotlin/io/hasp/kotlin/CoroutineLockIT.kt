@@ -91,12 +91,30 @@ class CoroutineLockIT {
     }
 
     @Test
+    fun theDocsSampleReentersAcrossDispatchers() = test {
+        val stock = AtomicInteger(10)
+        // begin-sample: kotlin-with-lock
+        val lock = client.getLock("stock:sku-42")
+        val left = lock.withLock {
+            val reserved = withContext(Dispatchers.IO) {
+                lock.withLock { stock.decrementAndGet() } // the same owner: re-entered
+            }
+            reserved
+        }
+        // end-sample: kotlin-with-lock
+        assertEquals(9, left)
+        assertEquals(0L, exists("stock:sku-42"))
+    }
+
+    @Test
     fun aChildCoroutineIsAnotherOwnerUnlessAsked() = test {
         val lock = client.getLock("kt:child")
         lock.withLock {
             val child = async(Dispatchers.Default) { withLockOwner { lock.awaitTryLock() } }.await()
             assertFalse(child, "a launched child waits for its parent's lock")
+            // begin-sample: kotlin-same-owner
             val asked = async(Dispatchers.Default + sameLockOwner()) { lock.withLock { lock.awaitHoldCount() } }.await()
+            // end-sample: kotlin-same-owner
             assertEquals(2, asked, "a child started with sameLockOwner() re-enters")
             assertFalse(client.getLock("kt:child").tryLock(), "a thread of the same client is another owner")
         }

@@ -89,6 +89,19 @@ class ReactiveLockIT {
     }
 
     @Test
+    void theDocsSampleDeductsOncePerSubscription() {
+        AtomicInteger stock = new AtomicInteger(10);
+        // begin-sample: reactive-with-lock
+        HaspReactiveClient locks = HaspReactiveClient.of(client);
+        ReactiveLock lock = locks.getLock("stock:sku-42");
+        Mono<Integer> deduct = lock.withLock(Mono.fromCallable(stock::decrementAndGet));
+        // end-sample: reactive-with-lock
+        List<Integer> left = Flux.range(0, 5).flatMap(i -> deduct).collectSortedList().block(TIMEOUT);
+        assertEquals(List.of(5, 6, 7, 8, 9), left, "each subscription deducted once");
+        assertEquals(0L, exists("stock:sku-42"));
+    }
+
+    @Test
     void anotherSubscriptionAndABlockingCallerAreExcluded() throws Exception {
         ReactiveLock lock = locks.getLock("rx:exclude");
         Sinks.Empty<Void> release = Sinks.empty();
@@ -190,10 +203,13 @@ class ReactiveLockIT {
     @Test
     void lockAndUnlockTakeTheOwnerFromTheScope() {
         ReactiveLock lock = locks.getLock("rx:scope");
-        Integer count = SubscriptionOwner.scope(lock.lock()
+        // begin-sample: reactive-scope
+        Mono<Integer> twice = SubscriptionOwner.scope(lock.lock()
                 .then(lock.lock())
                 .then(lock.holdCount())
-                .flatMap(held -> lock.unlock().then(lock.unlock()).thenReturn(held))).block(TIMEOUT);
+                .flatMap(held -> lock.unlock().then(lock.unlock()).thenReturn(held)));
+        // end-sample: reactive-scope
+        Integer count = twice.block(TIMEOUT);
         assertEquals(2, count);
         assertEquals(0L, exists("rx:scope"));
         StepVerifier.create(lock.lock())
