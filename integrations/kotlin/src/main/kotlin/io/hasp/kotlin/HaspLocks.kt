@@ -106,7 +106,7 @@ private suspend fun <T> withHolder(call: suspend (Long) -> T): T {
 }
 
 /** Runs [block], then [release] whatever happened, not cancellably. */
-private suspend fun <T> releasing(release: () -> CompletableFuture<Void>, block: suspend () -> T): T {
+internal suspend fun <T> releasing(release: () -> CompletableFuture<Void>, block: suspend () -> T): T {
     val result = try {
         block()
     } catch (failure: Throwable) {
@@ -126,12 +126,15 @@ private suspend fun <T> releasing(release: () -> CompletableFuture<Void>, block:
  * then gives back a lock granted concurrently); when it had already completed, a value that means held
  * is given back here, since the caller never sees it.
  */
-private suspend fun <T> acquire(future: CompletableFuture<T>, held: (T) -> Boolean, giveBack: () -> Unit): T {
+internal suspend fun <T> acquire(future: CompletableFuture<T>, held: (T) -> Boolean, giveBack: (T) -> Unit): T {
     try {
         return future.await()
     } catch (cancelled: CancellationException) {
-        if (!future.cancel(false) && future.isDone && !future.isCompletedExceptionally && held(future.join())) {
-            giveBack()
+        if (!future.cancel(false) && future.isDone && !future.isCompletedExceptionally) {
+            val value = future.join()
+            if (held(value)) {
+                giveBack(value)
+            }
         }
         throw cancelled
     }

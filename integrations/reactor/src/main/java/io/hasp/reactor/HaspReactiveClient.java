@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A {@link HaspClient}'s locks for Reactor. It owns nothing: closing the client ends it.
+ * A {@link HaspClient}'s locks and synchronizers for Reactor. It owns nothing: closing the client ends it.
  *
  * <pre>{@code
  * HaspReactiveClient locks = HaspReactiveClient.of(client);
@@ -57,6 +57,21 @@ public final class HaspReactiveClient {
     /** The read/write lock {@code name}. */
     public ReactiveReadWriteLock getReadWriteLock(String name) {
         return ReactiveReadWriteLock.of(readWriteLocks.get(name));
+    }
+
+    /** The semaphore {@code name}: {@code client.getSemaphore(name)}. */
+    public ReactiveSemaphore getSemaphore(String name) {
+        return ReactiveSemaphore.of(client.getSemaphore(name));
+    }
+
+    /** The permit-expirable semaphore {@code name}: {@code client.getPermitExpirableSemaphore(name)}. */
+    public ReactivePermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
+        return ReactivePermitExpirableSemaphore.of(client.getPermitExpirableSemaphore(name));
+    }
+
+    /** The count-down latch {@code name}: {@code client.getCountDownLatch(name)}. */
+    public ReactiveCountDownLatch getCountDownLatch(String name) {
+        return ReactiveCountDownLatch.of(client.getCountDownLatch(name));
     }
 
     /** The locks {@code locks} held together (each may come from any client). */
