@@ -6,6 +6,7 @@ import io.hasp.HaspListener;
 import io.hasp.ReplicaAcks;
 import io.hasp.spring.LockedConfiguration;
 import io.hasp.micrometer.HaspMetrics;
+import io.hasp.reactor.HaspReactiveClient;
 import io.hasp.spring.integration.HaspLockRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
@@ -207,6 +208,21 @@ public class HaspAutoConfiguration {
                 registry.ifUnique(metrics::bindTo);
                 metrics.watch(client);
             };
+        }
+    }
+
+    /**
+     * The client's locks and synchronizers for Reactor, {@code haspReactiveClient}, where the application has
+     * Reactor and defines no {@link HaspReactiveClient} of its own.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "reactor.core.publisher.Mono")
+    static class ReactiveConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        HaspReactiveClient haspReactiveClient(HaspClient client) {
+            return HaspReactiveClient.of(client);
         }
     }
 
