@@ -1,6 +1,7 @@
 package io.hasp.annotation;
 
 import io.hasp.HaspClient;
+import io.hasp.lock.Blocking;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
 import io.hasp.lock.rw.HaspReadWriteLocks;
@@ -61,6 +62,9 @@ public final class LockTemplate {
 
     LockTemplate(HaspClient client, DeferredRelease deferral, Pause pause) {
         this.client = Objects.requireNonNull(client, "client");
+        // Loads the read/write locks' scripts here, on the application's thread, not at the first READ or
+        // WRITE call, which may come on an event-loop thread (a reactive @Locked method).
+        HaspReadWriteLocks.of(client);
         this.deferral = Objects.requireNonNull(deferral, "deferral");
         this.pause = pause;
     }
@@ -151,7 +155,10 @@ public final class LockTemplate {
      * ({@link LockOwner#newHolderId()}), so two calls from one thread exclude each other as calls from
      * two threads do. The calling thread waits for the lock as {@link #executeLocked} does; code that
      * must not wait on its thread takes hasp-reactor's or hasp-kotlin's {@code withLock} instead.
-     * A {@link DeferredRelease} does not apply: the release follows the work.
+     * A {@link DeferredRelease} does not apply: the release follows the work. Because each call is a new
+     * owner, such a call made while the calling thread holds the same lock (a synchronous {@code @Locked}
+     * method calling an asynchronous one on the same lock) waits for that thread's hold, which it cannot
+     * get until the outer call ends: its attempts run out (or, with endless attempts, it never returns).
      *
      * @param name the lock's name, not empty
      * @param options which lock, and how it is taken
@@ -163,10 +170,13 @@ public final class LockTemplate {
      *     or is added as suppressed to the stage's failure. Cancelling it cancels the stage (when the stage
      *     is a future) and the lock goes back when the stage ends.
      * @throws Exception whatever {@code call} threw, unchanged (the lock is given back first)
+     * @throws IllegalStateException when called on one of the client's event-loop or timer threads, where
+     *     waiting for the lock would stall the replies it waits for
      */
     public <T> CompletableFuture<T> executeLockedAsync(String name, LockOptions options,
             Callable<? extends CompletionStage<T>> call) throws Exception {
         checkName(name);
+        Blocking.checkAllowed("a @Locked call that returns a CompletionStage (its caller waits for the lock)");
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(call, "call");
         HaspLock lock = lock(name, options.type());

@@ -30,26 +30,33 @@ final class ReactiveCalls {
     }
 
     /**
-     * The method's publisher under the lock, per subscription. The call runs at once, as a call of the
-     * method without {@code @Locked} would (it assembles the publisher); its publisher is subscribed once
-     * the lock is held.
+     * The method's publisher under the lock. Each subscription is an owner of its own and takes the lock;
+     * once it is held the method is called and its publisher subscribed, so the method's own code runs under
+     * the lock too, once per subscription.
      */
-    static Object locked(boolean mono, HaspLock haspLock, String name, LockOptions options, Callable<?> call)
-            throws Exception {
-        Publisher<?> work = (Publisher<?>) call.call();
-        if (work == null) {
-            return null;
-        }
+    static Object locked(boolean mono, HaspLock haspLock, String name, LockOptions options, Callable<?> call) {
         ReactiveLock lock = ReactiveLock.of(haspLock);
         Mono<Boolean> acquire = Mono.defer(() -> attempt(lock, name, options, 1, System.nanoTime()));
+        Flux<Object> work = Flux.defer(() -> publisherOf(call));
         if (mono) {
-            return SubscriptionOwner.scope(Mono.usingWhen(acquire,
+            return SubscriptionOwner.newScope(Mono.usingWhen(acquire,
                     held -> held ? Mono.from(work) : Mono.empty(),
                     held -> release(lock, held), (held, failure) -> release(lock, held), held -> release(lock, held)));
         }
-        return SubscriptionOwner.scope(Flux.usingWhen(acquire,
-                held -> held ? Flux.from(work) : Flux.empty(),
+        return SubscriptionOwner.newScope(Flux.usingWhen(acquire,
+                held -> held ? work : Flux.empty(),
                 held -> release(lock, held), (held, failure) -> release(lock, held), held -> release(lock, held)));
+    }
+
+    /** The method's publisher of this subscription (an empty one when it returned null); a throw fails it. */
+    @SuppressWarnings("unchecked")
+    private static Publisher<Object> publisherOf(Callable<?> call) {
+        try {
+            Publisher<Object> work = (Publisher<Object>) call.call();
+            return work == null ? Flux.empty() : work;
+        } catch (Exception e) {
+            return Flux.error(e);
+        }
     }
 
     /** Attempt {@code attempt} and the ones after it: true when held, false when the call is skipped. */

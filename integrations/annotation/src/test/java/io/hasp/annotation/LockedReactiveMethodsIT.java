@@ -104,6 +104,9 @@ class LockedReactiveMethodsIT {
             events.add("second ran");
             return "second";
         })).toFuture();
+        assertTrue(Conditions.await(TIMEOUT, () -> !((List<?>) probe.call("PUBSUB", "CHANNELS", "*feed:a*")).isEmpty()),
+                "the second subscription waits for the lock");
+        assertEquals(List.of(), events, "nothing ran while the first publisher holds the lock");
         firstWork.tryEmitValue("first");
         assertEquals("first", firstResult.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
         assertEquals("second", second.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS));

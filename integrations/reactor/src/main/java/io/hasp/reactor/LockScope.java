@@ -64,30 +64,56 @@ final class LockScope<R> {
     }
 
     /**
-     * An acquisition per subscription. Cancelling the subscription cancels the wait; hasp then gives
-     * back a lock granted concurrently, and when the acquisition had already completed (its value was
-     * on its way and is dropped), {@code giveBack} gets that value to give back what it holds. Exactly
-     * one of the subscriber and {@code giveBack} gets a completed acquisition.
+     * An acquisition per subscription, yielding what {@code grant} makes of the call's value. Cancelling the
+     * subscription cancels the wait, and hasp gives back a lock granted concurrently; a value that arrives
+     * after the cancel is discarded, and a discarded value goes to {@code giveBack} (a Reactor discard hook
+     * of {@code type}), so an acquisition that completed as the subscriber left is given back, never left
+     * held. {@code grant} may throw {@link Refused} to fail the subscription with its cause.
      */
-    static <T> Mono<T> acquisition(Supplier<CompletableFuture<T>> call, Consumer<T> giveBack) {
-        return Mono.create(sink -> {
+    static <T, R> Mono<R> acquisition(Supplier<CompletableFuture<T>> call, Function<T, R> grant, Class<R> type,
+            Consumer<R> giveBack) {
+        return Mono.<R>create(sink -> {
             CompletableFuture<T> future = call.get();
-            sink.onCancel(() -> {
-                if (!future.cancel(false) && !future.isCompletedExceptionally()) {
-                    giveBack.accept(future.join());
-                }
-            });
+            sink.onCancel(() -> future.cancel(false));
             future.whenComplete((value, failure) -> {
                 if (failure != null) {
-                    sink.error(failure instanceof CompletionException && failure.getCause() != null
-                            ? failure.getCause() : failure);
-                } else if (value == null) {
-                    sink.success();
-                } else {
-                    sink.success(value);
+                    if (!future.isCancelled()) {
+                        sink.error(failure instanceof CompletionException && failure.getCause() != null
+                                ? failure.getCause() : failure);
+                    }
+                    return;
                 }
+                R granted;
+                try {
+                    granted = grant.apply(value);
+                } catch (Refused refused) {
+                    sink.error(refused.getCause());
+                    return;
+                } catch (RuntimeException e) {
+                    sink.error(e);
+                    return;
+                }
+                sink.success(granted);
             });
+        }).doOnDiscard(type, giveBack);
+    }
+
+    /** An acquisition that yields whether it holds: a true that arrives after a cancel goes to {@code giveBack}. */
+    static Mono<Boolean> tried(Supplier<CompletableFuture<Boolean>> call, Runnable giveBack) {
+        return acquisition(call, Function.identity(), Boolean.class, held -> {
+            if (held) {
+                giveBack.run();
+            }
         });
+    }
+
+    /** Thrown by a {@code grant} function to fail the acquisition's subscription with the cause. */
+    static final class Refused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Refused(Throwable cause) {
+            super(cause.getMessage(), cause, false, false);
+        }
     }
 
     private static long holderFor(ContextView context) {
@@ -95,10 +121,12 @@ final class LockScope<R> {
         return outer != null ? outer : LockOwner.newHolderId();
     }
 
-    /** {@code held} as a value, or a {@link TimeoutException} naming the lock when it was not had in time. */
-    static <V> Mono<V> heldOrTimeout(boolean held, V value, String lockName, Duration waitTime) {
-        return held ? Mono.just(value)
-                : Mono.error(new TimeoutException("lock " + lockName + " not acquired within " + waitTime));
+    /** {@code value} when {@code held}; else throws {@link Refused} with a {@link TimeoutException} naming what was not had. */
+    static <V> V heldOrTimeout(boolean held, V value, String what, Duration waitTime) {
+        if (!held) {
+            throw new Refused(new TimeoutException(what + " not acquired within " + waitTime));
+        }
+        return value;
     }
 
     static void checkWait(Duration waitTime) {

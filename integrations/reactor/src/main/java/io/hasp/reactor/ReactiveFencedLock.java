@@ -75,12 +75,9 @@ public final class ReactiveFencedLock {
      */
     public Mono<Long> tryLockAndGetToken(Duration waitTime, Duration leaseTime) {
         return SubscriptionOwner.withHolder(holder ->
-                LockScope.acquisition(() -> lock.tryLockAndGetTokenAsync(waitTime, leaseTime, lock.owner(holder)), token -> {
-                    if (token.isPresent()) {
-                        lock.unlockAsync(lock.owner(holder));
-                    }
-                })
-                        .flatMap(token -> token.isPresent() ? Mono.just(token.getAsLong()) : Mono.empty()));
+                LockScope.acquisition(() -> lock.tryLockAndGetTokenAsync(waitTime, leaseTime, lock.owner(holder)),
+                        token -> token.isPresent() ? token.getAsLong() : null, Long.class,
+                        token -> lock.unlockAsync(lock.owner(holder))));
     }
 
     /** The token of the subscription's owner's current hold, or empty. */
@@ -92,7 +89,8 @@ public final class ReactiveFencedLock {
     }
 
     private Mono<Long> tokenOf(LockOwner owner) {
-        return LockScope.acquisition(() -> lock.lockAndGetTokenAsync(owner), token -> lock.unlockAsync(owner));
+        return LockScope.acquisition(() -> lock.lockAndGetTokenAsync(owner), token -> token, Long.class,
+                token -> lock.unlockAsync(owner));
     }
 
     @Override

@@ -46,8 +46,11 @@ public final class ReactiveLock {
 
     private ReactiveLock(HaspLock lock) {
         this.lock = lock;
-        this.scope = new LockScope<>(holder -> locked(lock.owner(holder), lock::lockAsync).thenReturn(holder),
-                this::unlock);
+        this.scope = new LockScope<>(holder -> {
+            LockOwner owner = lock.owner(holder);
+            return LockScope.acquisition(() -> lock.lockAsync(owner), granted -> holder, Long.class,
+                    granted -> lock.unlockAsync(owner));
+        }, this::unlock);
     }
 
     /** {@code lock} for Reactor: any hasp lock, such as {@code client.getLock(name)}. */
@@ -95,8 +98,12 @@ public final class ReactiveLock {
 
     private LockScope<Long> tryScope(Duration waitTime) {
         LockScope.checkWait(waitTime);
-        return new LockScope<>(holder -> tried(lock.owner(holder), owner -> lock.tryLockAsync(waitTime, owner))
-                .flatMap(held -> LockScope.heldOrTimeout(held, holder, name(), waitTime)), this::unlock);
+        return new LockScope<>(holder -> {
+            LockOwner owner = lock.owner(holder);
+            return LockScope.acquisition(() -> lock.tryLockAsync(waitTime, owner),
+                    held -> LockScope.heldOrTimeout(held, holder, "lock " + name(), waitTime), Long.class,
+                    granted -> lock.unlockAsync(owner));
+        }, this::unlock);
     }
 
     /** Acquires the lock for the subscription's owner (watchdog lease), waiting as long as needed. */
@@ -178,16 +185,13 @@ public final class ReactiveLock {
 
     /** An acquisition that completes when {@code owner} holds the lock. */
     private Mono<Void> locked(LockOwner owner, Function<LockOwner, CompletableFuture<Void>> call) {
-        return LockScope.acquisition(() -> call.apply(owner), ignored -> lock.unlockAsync(owner));
+        return LockScope.acquisition(() -> call.apply(owner), granted -> Boolean.TRUE, Boolean.class,
+                granted -> lock.unlockAsync(owner)).then();
     }
 
     /** An acquisition that yields whether {@code owner} holds the lock. */
     private Mono<Boolean> tried(LockOwner owner, Function<LockOwner, CompletableFuture<Boolean>> call) {
-        return LockScope.acquisition(() -> call.apply(owner), held -> {
-            if (held) {
-                lock.unlockAsync(owner);
-            }
-        });
+        return LockScope.tried(() -> call.apply(owner), () -> lock.unlockAsync(owner));
     }
 
     private Mono<Void> unlock(long holder) {

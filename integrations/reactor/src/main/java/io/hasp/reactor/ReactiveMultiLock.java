@@ -19,7 +19,8 @@ public final class ReactiveMultiLock {
 
     private ReactiveMultiLock(MultiLock lock) {
         this.lock = lock;
-        this.scope = new LockScope<>(holder -> locked(holder).thenReturn(holder), this::unlock);
+        this.scope = new LockScope<>(holder -> LockScope.acquisition(() -> lock.lockAsync(holder), granted -> holder,
+                Long.class, granted -> lock.unlockAsync(holder)), this::unlock);
     }
 
     /** {@code lock} for Reactor. */
@@ -52,11 +53,8 @@ public final class ReactiveMultiLock {
 
     /** Acquires every member for {@code leaseTime} if all are had within {@code waitTime}: true when held. */
     public Mono<Boolean> tryLock(Duration waitTime, Duration leaseTime) {
-        return SubscriptionOwner.withHolder(holder -> LockScope.acquisition(() -> lock.tryLockAsync(waitTime, leaseTime, holder), held -> {
-            if (held) {
-                lock.unlockAsync(holder);
-            }
-        }));
+        return SubscriptionOwner.withHolder(holder -> LockScope.tried(() -> lock.tryLockAsync(waitTime, leaseTime, holder),
+                () -> lock.unlockAsync(holder)));
     }
 
     /** Gives back every member held by the subscription's owner; cancelling the subscription does not cancel it. */
@@ -65,7 +63,8 @@ public final class ReactiveMultiLock {
     }
 
     private Mono<Void> locked(long holder) {
-        return LockScope.acquisition(() -> lock.lockAsync(holder), ignored -> lock.unlockAsync(holder));
+        return LockScope.acquisition(() -> lock.lockAsync(holder), granted -> Boolean.TRUE, Boolean.class,
+                granted -> lock.unlockAsync(holder)).then();
     }
 
     private Mono<Void> unlock(long holder) {

@@ -5,7 +5,6 @@ import static io.hasp.reactor.LockScope.call;
 import io.hasp.sync.HaspSemaphore;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.TimeoutException;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -39,37 +38,40 @@ public final class ReactiveSemaphore {
     /** Runs {@code work} holding {@code permits} permits, waiting for them as long as needed. */
     public <T> Flux<T> withPermits(int permits, Publisher<T> work) {
         Objects.requireNonNull(work, "work");
-        return Flux.usingWhen(acquire(permits).thenReturn(permits), taken -> work,
-                taken -> release(taken), (taken, failure) -> release(taken), taken -> release(taken));
+        Mono<Integer> taken = LockScope.acquisition(() -> semaphore.acquireAsync(permits), granted -> permits,
+                Integer.class, granted -> semaphore.releaseAsync(permits));
+        return Flux.usingWhen(taken, held -> work,
+                held -> release(held), (held, failure) -> release(held), held -> release(held));
     }
 
     /**
      * Runs {@code work} holding {@code permits} permits if they are had within {@code waitTime}; fails with
-     * {@link TimeoutException} (and does not run the work) otherwise.
+     * {@link java.util.concurrent.TimeoutException} (and does not run the work) otherwise.
      */
     public <T> Flux<T> withPermits(int permits, Duration waitTime, Publisher<T> work) {
         Objects.requireNonNull(work, "work");
         LockScope.checkWait(waitTime);
-        Mono<Integer> taken = tryAcquire(permits, waitTime).flatMap(held -> held ? Mono.just(permits)
-                : Mono.error(new TimeoutException(permits + " permits of semaphore " + name() + " not acquired within "
-                        + waitTime)));
+        Mono<Integer> taken = LockScope.acquisition(() -> semaphore.tryAcquireAsync(permits, waitTime),
+                held -> LockScope.heldOrTimeout(held, permits, permits + " permits of semaphore " + name(), waitTime),
+                Integer.class, granted -> semaphore.releaseAsync(permits));
         return Flux.usingWhen(taken, held -> work,
                 held -> release(held), (held, failure) -> release(held), held -> release(held));
     }
 
     /** Takes {@code permits} permits, waiting as long as needed. */
     public Mono<Void> acquire(int permits) {
-        return LockScope.acquisition(() -> semaphore.acquireAsync(permits), taken -> semaphore.releaseAsync(permits));
+        return LockScope.acquisition(() -> semaphore.acquireAsync(permits), granted -> Boolean.TRUE, Boolean.class,
+                granted -> semaphore.releaseAsync(permits)).then();
     }
 
     /** Takes {@code permits} permits if they are free now: true when taken. */
     public Mono<Boolean> tryAcquire(int permits) {
-        return LockScope.acquisition(() -> semaphore.tryAcquireAsync(permits), taken -> giveBackIf(taken, permits));
+        return LockScope.tried(() -> semaphore.tryAcquireAsync(permits), () -> semaphore.releaseAsync(permits));
     }
 
     /** Takes {@code permits} permits if they are had within {@code waitTime}: true when taken. */
     public Mono<Boolean> tryAcquire(int permits, Duration waitTime) {
-        return LockScope.acquisition(() -> semaphore.tryAcquireAsync(permits, waitTime), taken -> giveBackIf(taken, permits));
+        return LockScope.tried(() -> semaphore.tryAcquireAsync(permits, waitTime), () -> semaphore.releaseAsync(permits));
     }
 
     /** Gives {@code permits} permits back (or adds them); cancelling the subscription does not cancel it. */
@@ -95,12 +97,6 @@ public final class ReactiveSemaphore {
     /** Takes every free permit: how many. */
     public Mono<Integer> drainPermits() {
         return call(semaphore::drainPermitsAsync);
-    }
-
-    private void giveBackIf(boolean taken, int permits) {
-        if (taken) {
-            semaphore.releaseAsync(permits);
-        }
     }
 
     @Override

@@ -16,12 +16,17 @@ import reactor.util.context.ContextView;
  * {@code lock()} and {@code unlock()} of a {@link ReactiveLock} itself:
  *
  * <pre>{@code
- * Mono<Receipt> deduct = SubscriptionOwner.scope(
- *         stock.lock().then(deductOne(sku)).flatMap(receipt -> stock.unlock().thenReturn(receipt)));
+ * Mono<Integer> twice = SubscriptionOwner.scope(stock.lock()
+ *         .then(stock.lock())
+ *         .then(stock.holdCount())
+ *         .flatMap(held -> stock.unlock().then(stock.unlock()).thenReturn(held)));
  * }</pre>
  *
  * <p>Each subscription of a scoped publisher is an owner of its own (a retried or repeated pipeline
- * is a new owner); a scope inside another scope keeps the outer owner. Holder ids come from
+ * is a new owner); a scope inside another scope keeps the outer owner, so a nested {@code withLock} of
+ * the same lock re-enters it. An owner stands for one flow of control: inner publishers that run at the
+ * same time (a {@code flatMap} over {@code withLock} calls of one lock) would share the outer owner and
+ * so re-enter instead of excluding each other; give each its own with {@link #newScope(Mono)}. Holder ids come from
  * {@link LockOwner#newHolderId()}: never a thread's id, so a blocking caller of the same client is
  * always another owner.
  */
@@ -45,6 +50,20 @@ public final class SubscriptionOwner {
         return Flux.deferContextual(context -> context.hasKey(KEY)
                 ? Flux.from(work)
                 : Flux.from(work).contextWrite(inner -> inner.put(KEY, LockOwner.newHolderId())));
+    }
+
+    /**
+     * {@code work} with an owner of its own per subscription, even inside another owner's scope: for inner
+     * publishers that run at the same time as each other (a {@code flatMap} over {@code withLock} calls of
+     * one lock), which must exclude each other rather than re-enter as one owner.
+     */
+    public static <T> Mono<T> newScope(Mono<T> work) {
+        return Mono.defer(() -> work.contextWrite(inner -> inner.put(KEY, LockOwner.newHolderId())));
+    }
+
+    /** Like {@link #newScope(Mono)} for a publisher of many values. */
+    public static <T> Flux<T> newScope(Publisher<T> work) {
+        return Flux.defer(() -> Flux.from(work).contextWrite(inner -> inner.put(KEY, LockOwner.newHolderId())));
     }
 
     /**

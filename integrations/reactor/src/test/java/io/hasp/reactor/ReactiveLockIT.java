@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
 import io.hasp.lock.HaspLock;
+import io.hasp.lock.LockOwner;
 import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
@@ -29,7 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.blockhound.BlockHound;
 import reactor.blockhound.BlockingOperationError;
+import org.reactivestreams.Subscription;
 import reactor.core.Disposable;
+import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -118,13 +121,46 @@ class ReactiveLockIT {
                     })
                     .verify(TIMEOUT);
             CompletableFuture<String> second = lock.withLock(Mono.just("second")).toFuture();
-            assertFalse(second.isDone());
+            assertTrue(Conditions.await(TIMEOUT, () -> !channels("*rx:exclude*").isEmpty()), "the second waits");
+            assertFalse(second.isDone(), "the second subscription waits while the first holds");
             release.tryEmitEmpty();
             assertEquals("second", second.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
         } finally {
             first.dispose();
         }
         assertTrue(Conditions.await(TIMEOUT, () -> exists("rx:exclude") == 0L));
+    }
+
+    @Test
+    void anAcquisitionThatCompletesAsItsSubscriberLeavesIsGivenBack() {
+        HaspLock haspLock = client.getLock("rx:late-grant");
+        LockOwner owner = haspLock.owner(LockOwner.newHolderId());
+        CompletableFuture<Void> granted = haspLock.lockAsync(owner);
+        granted.join();
+        assertEquals(1L, exists("rx:late-grant"));
+        // The grant is there before the subscriber, which cancels as soon as it subscribes: the value
+        // comes after the cancel, is discarded, and must be given back.
+        LockScope.acquisition(() -> granted, ignored -> Boolean.TRUE, Boolean.class, ignored -> haspLock.unlockAsync(owner))
+                .subscribe(new BaseSubscriber<Boolean>() {
+                    @Override
+                    protected void hookOnSubscribe(Subscription subscription) {
+                        cancel();
+                    }
+                });
+        assertTrue(Conditions.await(TIMEOUT, () -> exists("rx:late-grant") == 0L), "the late grant was given back");
+    }
+
+    @Test
+    void innerWorksInNewScopesExcludeEachOther() {
+        ReactiveLock outer = locks.getLock("rx:outer");
+        ReactiveLock inner = locks.getLock("rx:inner");
+        AtomicInteger counter = new AtomicInteger();
+        outer.withLock(Flux.range(0, 4).flatMap(i -> SubscriptionOwner.newScope(inner.withLock(
+                        Mono.fromCallable(counter::get).delayElement(Duration.ofMillis(5)).doOnNext(seen -> counter.set(seen + 1))))))
+                .then()
+                .block(TIMEOUT);
+        assertEquals(4, counter.get(), "four concurrent inner works, each its own owner, excluded each other");
+        assertEquals(0L, exists("rx:outer") + exists("rx:inner"));
     }
 
     @Test
@@ -270,6 +306,8 @@ class ReactiveLockIT {
             assertEquals("shared", lock.readLock().withLock(Duration.ofSeconds(5), Mono.just("shared")).block(TIMEOUT));
             assertEquals(false, SubscriptionOwner.scope(lock.writeLock().tryLock()).block(TIMEOUT));
             CompletableFuture<String> writer = lock.writeLock().withLock(Mono.just("written")).toFuture();
+            assertTrue(Conditions.await(TIMEOUT, () -> !channels("*rx:rw*").isEmpty()), "the writer waits");
+            assertFalse(writer.isDone(), "the writer waits while a reader holds");
             release.tryEmitEmpty();
             assertEquals("written", writer.join());
         } finally {
