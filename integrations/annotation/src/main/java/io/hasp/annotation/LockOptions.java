@@ -4,6 +4,8 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
+import java.util.concurrent.Future;
 
 /**
  * How a call takes its lock: which lock, how long one attempt waits, the lease (or the
@@ -77,14 +79,40 @@ public final class LockOptions {
             if (locked.value().isEmpty()) {
                 throw new IllegalArgumentException("value: \"\" (expected: a lock name)");
             }
-            Class<?> returned = method.getReturnType();
-            if (CompletionStage.class.isAssignableFrom(returned) && !LockTemplate.returnsStage(method)) {
-                throw new IllegalArgumentException("return type: " + returned.getName() + " (expected: CompletableFuture"
-                        + " or CompletionStage, whose end the lock waits for, or a value)");
-            }
+            checkWorkEndsWhereTheLockCanSeeIt(method);
             return of(locked);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(LockNames.describe(method) + ": @Locked " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Refuses a method whose work goes on after it returns in a form the lock cannot wait for: the lock would
+     * be given back while the work still runs. CompletableFuture, CompletionStage, Reactor's Mono and Flux and
+     * plain values are fine.
+     */
+    private static void checkWorkEndsWhereTheLockCanSeeIt(Method method) {
+        Class<?> returned = method.getReturnType();
+        Class<?>[] parameters = method.getParameterTypes();
+        if (parameters.length > 0 && parameters[parameters.length - 1].getName().equals("kotlin.coroutines.Continuation")) {
+            throw new IllegalArgumentException("a Kotlin suspend function (its lock would be given back at its first"
+                    + " suspension; expected: a function that is not suspending, or hasp-kotlin's lock.withLock { } in it)");
+        }
+        if (CompletionStage.class.isAssignableFrom(returned)) {
+            if (!LockTemplate.returnsStage(method)) {
+                throw new IllegalArgumentException("return type: " + returned.getName() + " (expected: CompletableFuture"
+                        + " or CompletionStage, whose end the lock waits for, or a value)");
+            }
+            return;
+        }
+        if (LockTemplate.returnsPublisher(returned)) {
+            return;
+        }
+        if (Future.class.isAssignableFrom(returned) || returned == Flow.Publisher.class
+                || returned.getName().equals("org.reactivestreams.Publisher")
+                || returned.getName().startsWith("reactor.core.publisher.")) {
+            throw new IllegalArgumentException("return type: " + returned.getName() + " (its work would outlive the lock;"
+                    + " expected: CompletableFuture, CompletionStage, Mono, Flux or a value)");
         }
     }
 

@@ -39,6 +39,7 @@ import org.slf4j.LoggerFactory;
 public final class LockTemplate {
 
     private static final Logger log = LoggerFactory.getLogger(LockTemplate.class);
+    private static final String MONO = "reactor.core.publisher.Mono";
 
     /** How a call pauses between attempts; replaced in tests to observe the pauses. */
     @FunctionalInterface
@@ -127,10 +128,10 @@ public final class LockTemplate {
             return executeLockedAsync(name, options, () -> (CompletionStage<Object>) call.call());
         }
         Class<?> returned = method.getReturnType();
-        if (ReactiveCalls.isPublisher(returned)) {
+        if (returnsPublisher(returned)) {
             checkName(name);
             Objects.requireNonNull(options, "options");
-            return ReactiveCalls.locked(ReactiveCalls.isMono(returned), lock(name, options.type()), name, options, call);
+            return ReactiveCalls.locked(returned.getName().equals(MONO), lock(name, options.type()), name, options, call);
         }
         Object result = executeLocked(name, options, call);
         return result == null ? WhenUnavailable.skippedValue(method.getReturnType()) : result;
@@ -140,6 +141,14 @@ public final class LockTemplate {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("name: " + (name == null ? "null" : "\"\"") + " (expected: a lock name)");
         }
+    }
+
+    /**
+     * Whether {@code returned} is Reactor's Mono or Flux, told by name: this class must not load a Reactor type
+     * (nor {@code ReactiveCalls}, which does) for an application without Reactor.
+     */
+    static boolean returnsPublisher(Class<?> returned) {
+        return returned.getName().equals(MONO) || returned.getName().equals("reactor.core.publisher.Flux");
     }
 
     /** Whether {@code method}'s work ends with a stage it returns: it returns CompletableFuture or CompletionStage. */

@@ -32,8 +32,12 @@ import java.util.concurrent.TimeUnit;
  * the lock is given back, and cancelling it cancels the work. Each such call is an owner of its
  * own, so two calls from one thread exclude each other. The calling thread waits for the lock;
  * when the lock cannot be had the future fails with {@link LockUnavailableException} (or, with
- * {@link WhenUnavailable#SKIP}, completes with {@code null}). Other {@code CompletionStage} types
- * are refused. See {@link LockTemplate#executeLockedAsync}.
+ * {@link WhenUnavailable#SKIP}, completes with {@code null}). A method that returns Reactor's
+ * {@code Mono} or {@code Flux} takes the lock per subscription and holds it until the publisher ends
+ * (see {@link LockTemplate#executeLockedCall}). Work the lock cannot wait for is refused when the
+ * method is checked: other {@code CompletionStage} types, a plain {@code Future}, other publishers,
+ * and Kotlin {@code suspend} functions (hasp-kotlin's {@code lock.withLock { }} serves those). See
+ * {@link LockTemplate#executeLockedAsync}.
  *
  * <p>Settings are checked when a proxy is created ({@link LockedProxies}) or, in a framework, on
  * the first call; a bad one fails with a message naming the method and the setting.

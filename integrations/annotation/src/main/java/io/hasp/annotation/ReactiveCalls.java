@@ -20,15 +20,6 @@ final class ReactiveCalls {
     private ReactiveCalls() {
     }
 
-    /** Whether {@code returned} is Reactor's Mono or Flux, told by name so that Reactor need not be present. */
-    static boolean isPublisher(Class<?> returned) {
-        return isMono(returned) || returned.getName().equals("reactor.core.publisher.Flux");
-    }
-
-    static boolean isMono(Class<?> returned) {
-        return returned.getName().equals("reactor.core.publisher.Mono");
-    }
-
     /**
      * The method's publisher under the lock. Each subscription is an owner of its own and takes the lock;
      * once it is held the method is called and its publisher subscribed, so the method's own code runs under

@@ -193,6 +193,36 @@ class LockedAsyncMethodsIT {
     static final class MyFuture extends CompletableFuture<String> {
     }
 
+    interface PlainFuture {
+        @Locked("plain-future")
+        java.util.concurrent.Future<String> run();
+    }
+
+    interface SuspendLike {
+        /** What the Kotlin compiler makes of {@code suspend fun run(): String}. */
+        @Locked("suspend")
+        Object run(kotlin.coroutines.Continuation<? super String> continuation);
+    }
+
+    interface FlowPublisher {
+        @Locked("flow")
+        java.util.concurrent.Flow.Publisher<String> run();
+    }
+
+    @Test
+    void workThatWouldOutliveItsLockIsRefusedAtStartup() {
+        IllegalArgumentException future = assertThrows(IllegalArgumentException.class,
+                () -> LockedProxies.create(PlainFuture.class, () -> null, new LockTemplate(client)));
+        assertTrue(future.getMessage().startsWith("PlainFuture.run(): @Locked return type: java.util.concurrent.Future"),
+                future.getMessage());
+        IllegalArgumentException suspending = assertThrows(IllegalArgumentException.class,
+                () -> LockedProxies.create(SuspendLike.class, continuation -> null, new LockTemplate(client)));
+        assertTrue(suspending.getMessage().contains("a Kotlin suspend function"), suspending.getMessage());
+        IllegalArgumentException flow = assertThrows(IllegalArgumentException.class,
+                () -> LockedProxies.create(FlowPublisher.class, () -> null, new LockTemplate(client)));
+        assertTrue(flow.getMessage().contains("would outlive the lock"), flow.getMessage());
+    }
+
     @Test
     void aCompletionStageOfAnotherTypeIsRefusedAtStartup() {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
