@@ -10,6 +10,9 @@ module io.hasp.annotation {
     requires static io.hasp.reactor;
     requires static reactor.core;
     requires static org.reactivestreams;
+    // Only for @Locked Kotlin suspend functions, when the application has hasp-kotlin.
+    requires static io.hasp.kotlin;
+    requires static kotlin.stdlib;
 
     exports io.hasp.annotation;
 }

@@ -60,4 +60,33 @@ class VirtualThreadsIT {
             assertEquals((long) threads * rounds, total);
         }
     }
+
+    /**
+     * A few virtual threads, no more than the client's direct connections: their blocking calls write and read
+     * their scripts on direct connections themselves (the socket read parks the virtual thread, not its
+     * carrier), and the counters stay exact.
+     */
+    @Test
+    void aFewVirtualThreadsUseTheDirectConnectionsUnpinnedAndExact(RedisServer server) throws Exception {
+        String java = ChildJvm.temurin25();
+        Assumptions.assumeTrue(java != null, "no Temurin 25 JDK under /usr/lib/jvm/temurin-25-jdk-amd64");
+        int threads = 4;
+        int rounds = 250;
+        int locks = 2;
+        try (ChildJvm jvm = ChildJvm.start(java, VirtualThreadsWorker.class, "uri=" + server.uri(), "prefix=vt-direct",
+                "locks=" + locks, "threads=" + threads, "rounds=" + rounds, "pinnedMillis=20");
+                RedisProbe probe = RedisProbe.connect(server.port())) {
+            assertNotNull(jvm.awaitLine("DONE ", Duration.ofMinutes(5)), jvm.output());
+            assertEquals(0, jvm.awaitExit(Duration.ofSeconds(30)), jvm.output());
+            assertTrue(jvm.output().contains("PINNED 0"), "a carrier thread was pinned for 20 ms or more:\n" + jvm.output());
+            String direct = jvm.output().lines().filter(line -> line.startsWith("DIRECT open=")).findFirst().orElseThrow();
+            assertTrue(Integer.parseInt(direct.substring("DIRECT open=".length())) > 0,
+                    "the virtual threads' calls opened no direct connection:\n" + jvm.output());
+            for (int i = 0; i < locks; i++) {
+                assertEquals(Integer.toString(threads * rounds / locks), probe.call("GET", "vt-direct:counter:" + i),
+                        "counter " + i);
+                assertEquals(0L, probe.call("EXISTS", "vt-direct:lock:" + i));
+            }
+        }
+    }
 }

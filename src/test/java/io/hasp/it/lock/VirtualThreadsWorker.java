@@ -2,6 +2,8 @@ package io.hasp.it.lock;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
+import io.hasp.internal.ClientInternals;
+import io.hasp.internal.connection.DirectConnections;
 import io.hasp.RedisCommands;
 import io.hasp.lock.HaspLock;
 import java.lang.reflect.Method;
@@ -25,7 +27,8 @@ import jdk.jfr.consumer.RecordingFile;
  * {@code rounds} turns through {@code locks} locks with the blocking {@code lock()} (the watchdog lease),
  * a GET then SET of the lock's counter inside, on one client. A JFR recording catches every
  * {@code jdk.VirtualThreadPinned} event longer than {@code pinnedMillis}. Prints {@code PINNED <n>} and,
- * for each such event, {@code PINNED-AT <top frames>}, then {@code DONE <critical sections>}.
+ * for each such event, {@code PINNED-AT <top frames>}, then {@code DONE <critical sections>};
+ * before them {@code DIRECT open=<n>}, the direct connections the blocking calls opened (-1: none on this topology).
  * Beside them one virtual thread holds {@code <prefix>:long} for {@code longHoldMillis}, sleeping, and prints
  * {@code WATCHDOG held=<whether the watchdog kept it>}. Arguments are {@code key=value}: {@code uri},
  * {@code prefix}, {@code locks}, {@code threads}, {@code rounds}, {@code pinnedMillis}, {@code watchdog} (ms),
@@ -85,6 +88,8 @@ public final class VirtualThreadsWorker {
             } finally {
                 pool.shutdown();
             }
+            DirectConnections direct = ClientInternals.directConnections(client);
+            System.out.println("DIRECT open=" + (direct == null ? -1 : direct.openConnections()));
             recording.stop();
             recording.dump(recordingFile);
             List<RecordedEvent> pinned = RecordingFile.readAllEvents(recordingFile);

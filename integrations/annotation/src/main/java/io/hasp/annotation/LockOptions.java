@@ -1,6 +1,9 @@
 package io.hasp.annotation;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.WildcardType;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
@@ -19,6 +22,7 @@ import java.util.concurrent.Future;
 public final class LockOptions {
 
     private static final LockOptions DEFAULTS = builder().build();
+    private static final String KOTLIN_FLOW = "kotlinx.coroutines.flow.Flow";
 
     private final LockType type;
     private final Duration waitTime;
@@ -88,15 +92,21 @@ public final class LockOptions {
 
     /**
      * Refuses a method whose work goes on after it returns in a form the lock cannot wait for: the lock would
-     * be given back while the work still runs. CompletableFuture, CompletionStage, Reactor's Mono and Flux and
-     * plain values are fine.
+     * be given back while the work still runs. CompletableFuture, CompletionStage, Reactor's Mono and Flux, Kotlin
+     * suspend functions (with hasp-kotlin) and plain values are fine.
      */
     private static void checkWorkEndsWhereTheLockCanSeeIt(Method method) {
         Class<?> returned = method.getReturnType();
-        Class<?>[] parameters = method.getParameterTypes();
-        if (parameters.length > 0 && parameters[parameters.length - 1].getName().equals("kotlin.coroutines.Continuation")) {
-            throw new IllegalArgumentException("a Kotlin suspend function (its lock would be given back at its first"
-                    + " suspension; expected: a function that is not suspending, or hasp-kotlin's lock.withLock { } in it)");
+        if (returned.getName().equals(KOTLIN_FLOW) || LockTemplate.isSuspending(method) && returnsFlow(method)) {
+            throw new IllegalArgumentException("return type: " + KOTLIN_FLOW + " (its collection would outlive the lock;"
+                    + " expected: a suspend function of a value, or lock.withLock { } inside the flow)");
+        }
+        if (LockTemplate.isSuspending(method)) {
+            if (!haspKotlinPresent()) {
+                throw new IllegalArgumentException("a Kotlin suspend function, without hasp-kotlin on the class path"
+                        + " (expected: io.hasp:hasp-kotlin as a dependency, which locks suspend functions)");
+            }
+            return;
         }
         if (CompletionStage.class.isAssignableFrom(returned)) {
             if (!LockTemplate.returnsStage(method)) {
@@ -113,6 +123,40 @@ public final class LockOptions {
                 || returned.getName().startsWith("reactor.core.publisher.")) {
             throw new IllegalArgumentException("return type: " + returned.getName() + " (its work would outlive the lock;"
                     + " expected: CompletableFuture, CompletionStage, Mono, Flux or a value)");
+        }
+    }
+
+    /** Whether the suspend function {@code method} returns a Kotlin Flow. */
+    private static boolean returnsFlow(Method method) {
+        Type result = suspendResultType(method);
+        if (result instanceof ParameterizedType parameterized) {
+            result = parameterized.getRawType();
+        }
+        return result instanceof Class<?> type && type.getName().equals(KOTLIN_FLOW);
+    }
+
+    /**
+     * What the compiled suspend function {@code method} returns in Kotlin: its continuation's type argument
+     * ({@code Continuation<? super T>}), or null when the signature does not say.
+     */
+    static Type suspendResultType(Method method) {
+        Type[] parameters = method.getGenericParameterTypes();
+        if (parameters.length == 0 || !(parameters[parameters.length - 1] instanceof ParameterizedType continuation)) {
+            return null;
+        }
+        Type result = continuation.getActualTypeArguments()[0];
+        return result instanceof WildcardType wildcard && wildcard.getLowerBounds().length == 1
+                ? wildcard.getLowerBounds()[0]
+                : result;
+    }
+
+    /** Whether hasp-kotlin, which locked suspend functions need, can be loaded beside hasp-annotation. */
+    private static boolean haspKotlinPresent() {
+        try {
+            Class.forName("io.hasp.kotlin.LockedSuspendCalls", false, LockOptions.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
         }
     }
 

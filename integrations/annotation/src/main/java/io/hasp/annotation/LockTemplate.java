@@ -109,32 +109,94 @@ public final class LockTemplate {
         return result;
     }
 
+    /** A call of a method with the arguments given: what a proxy or an aspect goes on with. */
+    @FunctionalInterface
+    public interface MethodCall {
+        /**
+         * Calls the method.
+         *
+         * @param arguments the arguments, the caller's or, for a Kotlin {@code suspend} function, the caller's
+         *     with another continuation last
+         * @return what the method returned
+         * @throws Exception what the method threw, unchanged
+         */
+        Object invoke(Object[] arguments) throws Exception;
+    }
+
     /**
      * Runs a call of {@code method} under lock {@code name} for as long as its work lasts: until the
      * stage it returns ends when it returns a {@code CompletableFuture} or {@code CompletionStage}
      * ({@link #executeLockedAsync}); for each subscription, from before the publisher is subscribed until
      * it completes, fails or is cancelled, when it returns Reactor's {@code Mono} or {@code Flux} (the lock
      * is then taken without blocking, each subscription an owner of its own, hasp-reactor on the class
-     * path); else until it returns ({@link #executeLocked}). What {@link LockedProxies} and framework
-     * integrations call for each {@link Locked} method.
+     * path); until it returns, throws or is cancelled when it is a Kotlin {@code suspend} function (the lock
+     * is taken without blocking by the calling coroutine's owner, or a new one for the call, and the function
+     * runs as that owner: hasp-kotlin's {@code CoroutineLockOwner}; hasp-kotlin on the class path); else until
+     * it returns ({@link #executeLocked}). What {@link LockedProxies} and framework integrations call for each
+     * {@link Locked} method.
      *
+     * @param method the method called
+     * @param arguments the call's arguments
+     * @param name the lock's name, not empty
+     * @param options which lock, and how it is taken
+     * @param call calls the method with the arguments it is given
      * @return the call's value; for a skipped call what {@code method} returns then: {@code null}, a
-     *     primitive's zero, a future of {@code null}, or an empty publisher
+     *     primitive's zero, a future of {@code null}, an empty publisher, or {@code Unit} for a suspend
+     *     function of no value
      * @throws Exception as {@link #executeLocked} and {@link #executeLockedAsync} say
      */
     @SuppressWarnings("unchecked")
-    public Object executeLockedCall(Method method, String name, LockOptions options, Callable<?> call) throws Exception {
+    public Object executeLockedCall(Method method, Object[] arguments, String name, LockOptions options, MethodCall call)
+            throws Exception {
+        Objects.requireNonNull(arguments, "arguments");
+        Objects.requireNonNull(call, "call");
         if (returnsStage(method)) {
-            return executeLockedAsync(name, options, () -> (CompletionStage<Object>) call.call());
+            return executeLockedAsync(name, options, () -> (CompletionStage<Object>) call.invoke(arguments));
         }
         Class<?> returned = method.getReturnType();
         if (returnsPublisher(returned)) {
             checkName(name);
             Objects.requireNonNull(options, "options");
-            return ReactiveCalls.locked(returned.getName().equals(MONO), lock(name, options.type()), name, options, call);
+            return ReactiveCalls.locked(returned.getName().equals(MONO), lock(name, options.type()), name, options,
+                    () -> call.invoke(arguments));
         }
-        Object result = executeLocked(name, options, call);
+        if (isSuspending(method)) {
+            checkName(name);
+            Objects.requireNonNull(options, "options");
+            return SuspendCalls.locked(method, lock(name, options.type()), name, options, arguments, call);
+        }
+        Object result = executeLocked(name, options, () -> call.invoke(arguments));
         return result == null ? WhenUnavailable.skippedValue(method.getReturnType()) : result;
+    }
+
+    /**
+     * Runs a call of the Kotlin {@code suspend} function {@code method} under lock {@code name}, for a
+     * framework that turns such a call into a {@code Mono} before its interceptors see it (Spring AOP does
+     * with kotlinx-coroutines-reactor present): {@code call} returns that publisher, and so does this
+     * method. The lock is taken per subscription without blocking, by the calling coroutine's owner (read
+     * from the continuation, the last argument) or a new one for the call; the function runs as that owner,
+     * so a lock it takes again is re-entered; the lock goes back when the publisher completes, fails or is
+     * cancelled. Needs hasp-kotlin and hasp-reactor on the class path.
+     *
+     * @return the publisher of the call's value; empty for a skipped call
+     * @throws IllegalArgumentException when {@code method} is not a suspend function
+     */
+    public Object executeLockedSuspendingAsMono(Method method, Object[] arguments, String name, LockOptions options,
+            MethodCall call) {
+        if (!isSuspending(method)) {
+            throw new IllegalArgumentException("method: " + LockNames.describe(method) + " (expected: a Kotlin suspend function)");
+        }
+        checkName(name);
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(arguments, "arguments");
+        Objects.requireNonNull(call, "call");
+        return SuspendCalls.lockedPublisher(lock(name, options.type()), name, options, arguments, call);
+    }
+
+    /** Whether {@code method} is a compiled Kotlin suspend function: its last parameter is a continuation. */
+    public static boolean isSuspending(Method method) {
+        Class<?>[] parameters = method.getParameterTypes();
+        return parameters.length > 0 && parameters[parameters.length - 1].getName().equals("kotlin.coroutines.Continuation");
     }
 
     private static void checkName(String name) {

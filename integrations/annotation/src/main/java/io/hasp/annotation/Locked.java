@@ -34,10 +34,14 @@ import java.util.concurrent.TimeUnit;
  * when the lock cannot be had the future fails with {@link LockUnavailableException} (or, with
  * {@link WhenUnavailable#SKIP}, completes with {@code null}). A method that returns Reactor's
  * {@code Mono} or {@code Flux} takes the lock per subscription and holds it until the publisher ends
- * (see {@link LockTemplate#executeLockedCall}). Work the lock cannot wait for is refused when the
- * method is checked: other {@code CompletionStage} types, a plain {@code Future}, other publishers,
- * and Kotlin {@code suspend} functions (hasp-kotlin's {@code lock.withLock { }} serves those). See
- * {@link LockTemplate#executeLockedAsync}.
+ * (see {@link LockTemplate#executeLockedCall}). A Kotlin {@code suspend} function holds the lock until
+ * it returns, throws or is cancelled, whatever threads it resumes on; the lock is taken without
+ * blocking by the calling coroutine's owner (hasp-kotlin's {@code CoroutineLockOwner}, or a new one
+ * for the call), so a locked function called from inside another, or a {@code withLock} of the same
+ * lock, re-enters it, while other coroutines wait. It needs hasp-kotlin on the class path; a skipped
+ * call returns {@code null} (declare a nullable type) or {@code Unit}. Work the lock cannot wait for is
+ * refused when the method is checked: other {@code CompletionStage} types, a plain {@code Future} and
+ * other publishers. See {@link LockTemplate#executeLockedAsync}.
  *
  * <p>Settings are checked when a proxy is created ({@link LockedProxies}) or, in a framework, on
  * the first call; a bad one fails with a message naming the method and the setting.

@@ -107,7 +107,7 @@ public final class LockedProxies {
                 return call(method, arguments);
             }
             String name = names.lockName(method, plan.locked(), arguments);
-            return template.executeLockedCall(method, name, plan.options(), () -> call(method, arguments));
+            return template.executeLockedCall(method, arguments, name, plan.options(), given -> call(method, given));
         }
 
         /** Calls the target, throwing what it threw. */

@@ -27,16 +27,28 @@ final class ReactiveCalls {
      */
     static Object locked(boolean mono, HaspLock haspLock, String name, LockOptions options, Callable<?> call) {
         ReactiveLock lock = ReactiveLock.of(haspLock);
-        Mono<Boolean> acquire = Mono.defer(() -> attempt(lock, name, options, 1, System.nanoTime()));
-        Flux<Object> work = Flux.defer(() -> publisherOf(call));
         if (mono) {
-            return SubscriptionOwner.newScope(Mono.usingWhen(acquire,
-                    held -> held ? Mono.from(work) : Mono.empty(),
-                    held -> release(lock, held), (held, failure) -> release(lock, held), held -> release(lock, held)));
+            return SubscriptionOwner.newScope(lockedMono(lock, name, options, call));
         }
+        Mono<Boolean> acquire = Mono.defer(() -> attempt(lock, name, options, 1, System.nanoTime()));
         return SubscriptionOwner.newScope(Flux.usingWhen(acquire,
-                held -> held ? work : Flux.empty(),
+                held -> held ? Flux.defer(() -> publisherOf(call)) : Flux.empty(),
                 held -> release(lock, held), (held, failure) -> release(lock, held), held -> release(lock, held)));
+    }
+
+    /**
+     * The method's publisher under the lock taken by the owner {@code holderId} for every subscription: the
+     * work of an owner from elsewhere (a coroutine's) that a framework runs as a {@code Mono}.
+     */
+    static Object lockedAs(long holderId, HaspLock haspLock, String name, LockOptions options, Callable<?> call) {
+        return SubscriptionOwner.scope(holderId, lockedMono(ReactiveLock.of(haspLock), name, options, call));
+    }
+
+    private static Mono<Object> lockedMono(ReactiveLock lock, String name, LockOptions options, Callable<?> call) {
+        Mono<Boolean> acquire = Mono.defer(() -> attempt(lock, name, options, 1, System.nanoTime()));
+        return Mono.usingWhen(acquire,
+                held -> held ? Mono.from(Flux.defer(() -> publisherOf(call))) : Mono.empty(),
+                held -> release(lock, held), (held, failure) -> release(lock, held), held -> release(lock, held));
     }
 
     /** The method's publisher of this subscription (an empty one when it returned null); a throw fails it. */

@@ -198,12 +198,6 @@ class LockedAsyncMethodsIT {
         java.util.concurrent.Future<String> run();
     }
 
-    interface SuspendLike {
-        /** What the Kotlin compiler makes of {@code suspend fun run(): String}. */
-        @Locked("suspend")
-        Object run(kotlin.coroutines.Continuation<? super String> continuation);
-    }
-
     interface FlowPublisher {
         @Locked("flow")
         java.util.concurrent.Flow.Publisher<String> run();
@@ -215,9 +209,6 @@ class LockedAsyncMethodsIT {
                 () -> LockedProxies.create(PlainFuture.class, () -> null, new LockTemplate(client)));
         assertTrue(future.getMessage().startsWith("PlainFuture.run(): @Locked return type: java.util.concurrent.Future"),
                 future.getMessage());
-        IllegalArgumentException suspending = assertThrows(IllegalArgumentException.class,
-                () -> LockedProxies.create(SuspendLike.class, continuation -> null, new LockTemplate(client)));
-        assertTrue(suspending.getMessage().contains("a Kotlin suspend function"), suspending.getMessage());
         IllegalArgumentException flow = assertThrows(IllegalArgumentException.class,
                 () -> LockedProxies.create(FlowPublisher.class, () -> null, new LockTemplate(client)));
         assertTrue(flow.getMessage().contains("would outlive the lock"), flow.getMessage());

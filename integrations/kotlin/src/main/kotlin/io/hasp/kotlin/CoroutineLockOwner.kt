@@ -26,6 +26,10 @@ import kotlinx.coroutines.withContext
  * for a lock its parent holds. To have a child act as the same owner, ask for it:
  * `launch(sameLockOwner()) { ... }` (the two must then not use one lock at the same time).
  *
+ * An owner made with [create] or [of] and put in a `CoroutineScope(...)`'s context is handed as it is to
+ * every coroutine launched from that scope: they all act as that one owner, and re-enter each other's
+ * locks instead of waiting. Leave it out of scopes: `withLock` gives each coroutine an owner of its own.
+ *
  * Holder ids come from [LockOwner.newHolderId]: never a thread's id, so a blocking caller of the same
  * client is always another owner.
  */

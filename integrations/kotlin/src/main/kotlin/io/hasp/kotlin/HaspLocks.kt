@@ -96,7 +96,7 @@ suspend fun <T> MultiLock.withLock(block: suspend () -> T): T = withHolder { hol
 }
 
 /** Runs [call] with the coroutine's holder id, as a new owner when it has none. */
-private suspend fun <T> withHolder(call: suspend (Long) -> T): T {
+internal suspend fun <T> withHolder(call: suspend (Long) -> T): T {
     val given = coroutineContext[CoroutineLockOwner]
     if (given != null) {
         return call(given.holderId)

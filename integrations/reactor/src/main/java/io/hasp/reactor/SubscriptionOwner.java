@@ -67,6 +67,17 @@ public final class SubscriptionOwner {
     }
 
     /**
+     * {@code work} as the owner {@code holderId}, for every subscription and inside any scope: for a pipeline
+     * that goes on with the work of an owner from elsewhere, such as a coroutine's holder id handed to Reactor.
+     * Two subscriptions of it at the same time are one owner and re-enter each other's locks.
+     *
+     * @param holderId a holder id from {@link LockOwner#newHolderId()}, or one an owner elsewhere holds locks with
+     */
+    public static <T> Mono<T> scope(long holderId, Mono<T> work) {
+        return work.contextWrite(inner -> inner.put(KEY, holderId));
+    }
+
+    /**
      * The holder id of the subscription's owner; fails with {@link IllegalStateException} outside a
      * {@link #scope} or {@code withLock}.
      */

@@ -13,16 +13,27 @@ import org.aspectj.lang.ProceedingJoinPoint;
 import org.aspectj.lang.annotation.Around;
 import org.aspectj.lang.annotation.Aspect;
 import org.aspectj.lang.reflect.MethodSignature;
+import org.springframework.util.ClassUtils;
 
 /**
  * Runs each bean method annotated {@link Locked} (on the bean's class, as Spring AOP sees
  * annotations) through a {@link LockTemplate}: the method's value comes back and its exceptions
  * go out unchanged; a skipped call returns {@code null} or a primitive's zero. A method that returns a
- * {@code CompletableFuture} or {@code CompletionStage} holds its lock until that work ends
- * ({@link LockTemplate#executeLockedCall}). Thread-safe.
+ * {@code CompletableFuture}, {@code CompletionStage}, {@code Mono} or {@code Flux}, or a Kotlin
+ * {@code suspend} function, holds its lock until that work ends ({@link LockTemplate#executeLockedCall}).
+ * Where Spring runs suspend functions as {@code Mono}s (kotlinx-coroutines-reactor present), the lock of
+ * one is taken as {@link LockTemplate#executeLockedSuspendingAsMono} says, which needs hasp-reactor and
+ * hasp-kotlin; else as for a proxy, which needs hasp-kotlin. Thread-safe.
  */
 @Aspect
 public class LockedAspect {
+
+    /**
+     * Whether Spring AOP turns a call of a Kotlin suspend function into a {@code Mono} before the advice sees
+     * it, and back after: it does when kotlinx-coroutines-reactor is present (the same test as Spring's).
+     */
+    static final boolean COROUTINES_BRIDGED =
+            ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", LockedAspect.class.getClassLoader());
 
     private final LockTemplate template;
     private final LockKeyBuilder names;
@@ -49,13 +60,17 @@ public class LockedAspect {
     public Object lockAround(ProceedingJoinPoint call, Locked locked) throws Throwable {
         Method method = ((MethodSignature) call.getSignature()).getMethod();
         LockOptions lockOptions = options.computeIfAbsent(method, m -> LockOptions.of(m, locked));
-        String name = names.lockName(method, locked, call.getArgs());
-        return template.executeLockedCall(method, name, lockOptions, () -> proceed(call));
+        Object[] arguments = call.getArgs();
+        String name = names.lockName(method, locked, arguments);
+        if (COROUTINES_BRIDGED && LockTemplate.isSuspending(method)) {
+            return template.executeLockedSuspendingAsMono(method, arguments, name, lockOptions, given -> proceed(call, given));
+        }
+        return template.executeLockedCall(method, arguments, name, lockOptions, given -> proceed(call, given));
     }
 
-    private static Object proceed(ProceedingJoinPoint call) throws Exception {
+    private static Object proceed(ProceedingJoinPoint call, Object[] arguments) throws Exception {
         try {
-            return call.proceed();
+            return call.proceed(arguments);
         } catch (Exception | Error e) {
             throw e;
         } catch (Throwable t) {

@@ -1,7 +1,8 @@
 package io.hasp.spring;
 
-import io.hasp.annotation.LockOptions;
 import io.hasp.annotation.LockNames;
+import io.hasp.annotation.LockOptions;
+import io.hasp.annotation.LockTemplate;
 import io.hasp.annotation.Locked;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanInitializationException;
@@ -30,6 +31,12 @@ public final class LockedMethodsCheck implements BeanPostProcessor {
             }
             try {
                 LockOptions.of(method, locked);
+                if (LockedAspect.COROUTINES_BRIDGED && LockTemplate.isSuspending(method)
+                        && !ClassUtils.isPresent("io.hasp.reactor.ReactiveLock", type.getClassLoader())) {
+                    throw new IllegalArgumentException(LockNames.describe(method) + ": @Locked a Kotlin suspend function,"
+                            + " which Spring runs as a Mono here (kotlinx-coroutines-reactor is present), without"
+                            + " hasp-reactor on the class path (expected: io.hasp:hasp-reactor as a dependency)");
+                }
                 if (!locked.key().isEmpty()) {
                     keys.expression(locked.key());
                 }
