@@ -1,7 +1,7 @@
 /**
  * The hasp client and its reentrant lock: {@code io.hasp} (the client, its configuration, plain
- * commands, scripts and the exceptions), {@code io.hasp.lock} (the lock API) and {@code io.hasp.sync} (the
- * semaphore).
+ * commands, scripts and the exceptions), {@code io.hasp.lock} (the lock API), {@code io.hasp.sync} (the
+ * semaphore and latch) and {@code io.hasp.inspect} (what Redis holds for a lock, for operators).
  *
  * <p>Everything under {@code io.hasp.internal} (connections, pool, pub/sub, the lock engine) is not
  * API: it is exported only to hasp's own modules, and may change in any release. On the class path
@@ -20,6 +20,7 @@ module io.hasp {
     requires org.slf4j;
 
     exports io.hasp;
+    exports io.hasp.inspect;
     exports io.hasp.lock;
     exports io.hasp.sync;
 

@@ -5,6 +5,7 @@ import io.hasp.internal.Futures;
 import io.hasp.internal.cluster.ClusterTopology;
 import io.hasp.internal.connection.ClientThreads;
 import io.hasp.internal.connection.Transport;
+import io.hasp.internal.inspect.LockReader;
 import io.hasp.internal.lock.CallerWaits;
 import io.hasp.internal.lock.LockService;
 import io.hasp.internal.lock.Locks;
@@ -16,6 +17,7 @@ import io.hasp.internal.sync.RedisSemaphore;
 import io.hasp.internal.sync.WatchdogPermits;
 import io.hasp.internal.topology.SingleServer;
 import io.hasp.internal.topology.Topology;
+import io.hasp.inspect.LockInfo;
 import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
 import io.hasp.sync.HaspCountDownLatch;
@@ -318,6 +320,36 @@ public final class HaspClient implements AutoCloseable {
      */
     public FencedLock getFencedLock(String name, ReplicaAcks acks) {
         return Locks.fenced(locks, name, acks);
+    }
+
+    /**
+     * Reads what Redis holds for {@code name}, in one round trip that changes nothing: which kind of lock or
+     * synchronizer it is, each holder with its hold count and lease, the latest fencing token, the fair queue in
+     * order, the processes waiting in line and the connections listening for its release. Holders that Redisson
+     * clients took read the same way as hasp's. For an operator's questions ("who holds it, since when, who
+     * waits?"); the lock's own calls answer the holder's.
+     *
+     * @param name the name of the lock or synchronizer, not empty
+     * @return the reading
+     * @throws IllegalArgumentException when {@code name} is null or empty
+     * @throws io.hasp.RedisException when the server could not be read (as for any command)
+     */
+    public LockInfo inspect(String name) {
+        return Futures.await(inspectAsync(name));
+    }
+
+    /**
+     * Like {@link #inspect(String)}, without waiting.
+     *
+     * @param name the name of the lock or synchronizer, not empty
+     * @return a future of the reading, failed as a command's is when the server could not be read
+     * @throws IllegalArgumentException when {@code name} is null or empty
+     */
+    public CompletableFuture<LockInfo> inspectAsync(String name) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("name: " + (name == null ? "null" : "\"\"") + " (expected: a lock name)");
+        }
+        return LockReader.read(topology.commands(), name);
     }
 
     /**

@@ -84,7 +84,8 @@ class ApiSurfaceTest {
             }
         }
         assertEquals(new TreeSet<>(Set.of("io.hasp", "io.hasp.lock", "io.hasp.lock.rw", "io.hasp.resp", "io.hasp.annotation",
-                "io.hasp.shedlock", "io.hasp.spring.integration", "io.hasp.micrometer", "io.hasp.sync", "io.hasp.reactor")),
+                "io.hasp.shedlock", "io.hasp.spring.integration", "io.hasp.micrometer", "io.hasp.sync", "io.hasp.reactor",
+                "io.hasp.inspect")),
                 exported);
     }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
 import io.hasp.RedisConnectionException;
+import io.hasp.inspect.LockInfo;
 import io.hasp.internal.cluster.ClusterSlot;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
@@ -78,6 +79,30 @@ class ClusterLockIT {
             }
         }
         assertEquals(Set.of(0, 1, 2), masters, "keys landed on every master");
+    }
+
+    @Test
+    void inspectReadsAHeldLockAndItsWaitingProcessOnItsMaster() throws Exception {
+        String name = "cluster:inspect";
+        HaspLock held = client.getLock(name);
+        held.lock();
+        HaspLock elsewhere = other.getLock(name);
+        LockOwner waiter = elsewhere.owner(9);
+        CompletableFuture<Void> waiting = elsewhere.lockAsync(waiter);
+        try {
+            assertTrue(Conditions.await(Duration.ofSeconds(20), () -> {
+                LockInfo info = client.inspect(name);
+                return info.waitingProcesses().equals(List.of(other.id())) && info.listeners() >= 1;
+            }), "the waiting process, listening on its sharded turn channel: " + client.inspect(name));
+            LockInfo info = client.inspect(name);
+            assertEquals(LockInfo.Kind.REENTRANT, info.kind());
+            assertEquals(client.id(), info.holders().get(0).clientId());
+        } finally {
+            held.unlock();
+        }
+        waiting.get(30, TimeUnit.SECONDS);
+        elsewhere.unlockAsync(waiter).get(10, TimeUnit.SECONDS);
+        assertEquals(LockInfo.Kind.NONE, client.inspect(name).kind());
     }
 
     @Test

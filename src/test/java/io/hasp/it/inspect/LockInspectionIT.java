@@ -1,0 +1,294 @@
+package io.hasp.it.inspect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hasp.HaspClient;
+import io.hasp.inspect.LockHolder;
+import io.hasp.inspect.LockInfo;
+import io.hasp.inspect.QueuedWaiter;
+import io.hasp.lock.FencedLock;
+import io.hasp.lock.HaspLock;
+import io.hasp.lock.LockOwner;
+import io.hasp.lock.rw.HaspReadWriteLock;
+import io.hasp.lock.rw.HaspReadWriteLocks;
+import io.hasp.sync.HaspPermitExpirableSemaphore;
+import io.hasp.sync.HaspSemaphore;
+import io.hasp.testing.Conditions;
+import io.hasp.testing.RedisProbe;
+import io.hasp.testing.RedisServer;
+import io.hasp.testing.RedisServerExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.Redisson;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+/**
+ * {@code HaspClient.inspect} on a real redis-server: a reentrant lock held twice by one owner, a fair lock with three
+ * queued waiters in order, a read/write lock with two readers, a fenced lock after five tokens, a lock Redisson holds,
+ * a free name, the synchronizers, the listeners of a waited-for lock, and bad input.
+ */
+@ExtendWith(RedisServerExtension.class)
+class LockInspectionIT {
+
+    private static final Duration SLACK = Duration.ofSeconds(20);
+
+    private static HaspClient hasp;
+    private static HaspClient other;
+    private static RedissonClient redisson;
+    private static RedisProbe probe;
+
+    @BeforeAll
+    static void start(RedisServer server) {
+        hasp = HaspClient.create(server.uri());
+        other = HaspClient.create(server.uri());
+        Config config = new Config();
+        config.useSingleServer().setAddress(server.uri());
+        redisson = Redisson.create(config);
+        probe = RedisProbe.connect(server.port());
+    }
+
+    @AfterAll
+    static void stop() {
+        hasp.close();
+        other.close();
+        redisson.shutdown();
+        probe.close();
+    }
+
+    @Test
+    void aReentrantLockHeldTwiceByOneOwner() {
+        HaspLock lock = hasp.getLock("inspect:reentrant");
+        lock.lock();
+        lock.lock();
+        try {
+            // begin-sample: inspect
+            LockInfo info = hasp.inspect("inspect:reentrant");
+            List<String> holders = new ArrayList<>();
+            for (LockHolder holder : info.holders()) {
+                holders.add((holder.isHasp() ? "hasp " : "other ") + holder.clientId() + " thread " + holder.holderId()
+                        + " holds it " + holder.holdCount() + "x, lease left " + holder.leaseLeft());
+            }
+            // end-sample: inspect
+            assertEquals(1, holders.size());
+            assertTrue(holders.get(0).startsWith("hasp " + hasp.id() + " thread " + Thread.currentThread().getId()
+                    + " holds it 2x, lease left PT"), holders.get(0));
+            assertEquals(LockInfo.Kind.REENTRANT, info.kind());
+            assertEquals(1, info.holders().size(), info.toString());
+            LockHolder holder = info.holders().get(0);
+            assertEquals(hasp.id() + ":" + Thread.currentThread().getId(), holder.owner());
+            assertEquals(hasp.id(), holder.clientId());
+            assertEquals(Thread.currentThread().getId(), holder.holderId());
+            assertEquals(2, holder.holdCount());
+            assertEquals(LockHolder.Mode.EXCLUSIVE, holder.mode());
+            assertTrue(holder.isHasp());
+            assertNotNull(info.leaseLeft());
+            assertTrue(info.leaseLeft().compareTo(hasp.config().watchdogLease()) <= 0, info.toString());
+            assertEquals(info.leaseLeft(), holder.leaseLeft());
+            assertNull(info.fencingToken());
+            assertTrue(info.isHeld());
+        } finally {
+            lock.unlock();
+            lock.unlock();
+        }
+    }
+
+    @Test
+    void aFreeNameReadsAsNothing() throws Exception {
+        LockInfo info = hasp.inspectAsync("inspect:nobody").get(10, TimeUnit.SECONDS);
+        assertEquals(LockInfo.Kind.NONE, info.kind());
+        assertFalse(info.isHeld());
+        assertNull(info.leaseLeft());
+        assertTrue(info.queue().isEmpty());
+        assertTrue(info.waitingProcesses().isEmpty());
+        assertNull(info.turn());
+        assertEquals(0, info.listeners());
+        assertTrue(Math.abs(info.readAt().toEpochMilli() - System.currentTimeMillis()) < 60_000, info.toString());
+    }
+
+    @Test
+    void aFairLockShowsItsQueueInOrder() throws Exception {
+        String name = "inspect:fair";
+        HaspLock lock = hasp.getFairLock(name);
+        lock.lock();
+        HaspLock elsewhere = other.getFairLock(name);
+        List<LockOwner> waiters = new ArrayList<>();
+        List<CompletableFuture<Void>> waits = new ArrayList<>();
+        try {
+            for (int i = 1; i <= 3; i++) {
+                LockOwner owner = elsewhere.owner(100 + i);
+                waiters.add(owner);
+                waits.add(elsewhere.lockAsync(owner));
+                int queued = i;
+                assertTrue(Conditions.await(SLACK, () -> hasp.inspect(name).queue().size() == queued), "waiter " + i);
+            }
+            LockInfo info = hasp.inspect(name);
+            assertEquals(LockInfo.Kind.FAIR, info.kind());
+            assertEquals(1, info.holders().size());
+            assertEquals(hasp.id(), info.holders().get(0).clientId());
+            List<QueuedWaiter> queue = info.queue();
+            for (int i = 0; i < 3; i++) {
+                QueuedWaiter waiter = queue.get(i);
+                assertEquals(other.id(), waiter.clientId());
+                assertEquals(100L + i + 1, waiter.holderId(), "the order they came in: " + queue);
+                assertTrue(waiter.isHasp());
+                assertNotNull(waiter.placeLeft(), "a hasp waiter's place");
+                assertTrue(waiter.placeLeft().compareTo(other.config().watchdogLease()) <= 0, waiter.toString());
+                assertNotNull(waiter.deadline(), "Redisson's deadline, kept by hasp too");
+                if (i > 0) {
+                    assertFalse(waiter.deadline().isBefore(queue.get(i - 1).deadline()), "deadlines in line order: " + queue);
+                }
+            }
+        } finally {
+            lock.unlock();
+            for (int i = 0; i < 3; i++) {
+                waits.get(i).get(30, TimeUnit.SECONDS);
+                elsewhere.unlockAsync(waiters.get(i)).get(30, TimeUnit.SECONDS);
+            }
+        }
+        assertEquals(LockInfo.Kind.NONE, hasp.inspect(name).kind());
+    }
+
+    @Test
+    void aReadWriteLockWithTwoReaders() throws Exception {
+        HaspReadWriteLock rw = HaspReadWriteLocks.get(hasp, "inspect:rw");
+        HaspLock read = rw.readLock();
+        LockOwner first = read.owner(1);
+        LockOwner second = read.owner(2);
+        read.lockAsync(first).get(10, TimeUnit.SECONDS);
+        read.lockAsync(second).get(10, TimeUnit.SECONDS);
+        read.lockAsync(second).get(10, TimeUnit.SECONDS);
+        try {
+            LockInfo info = hasp.inspect("inspect:rw");
+            assertEquals(LockInfo.Kind.READ_WRITE, info.kind());
+            assertEquals(2, info.holders().size(), info.toString());
+            for (LockHolder holder : info.holders()) {
+                assertEquals(LockHolder.Mode.READ, holder.mode());
+                assertEquals(hasp.id(), holder.clientId());
+                assertEquals(holder.holderId() == 1L ? 1 : 2, holder.holdCount(), holder.toString());
+                assertNotNull(holder.leaseLeft(), "a read hold's own lease");
+            }
+        } finally {
+            read.unlockAsync(first).get(10, TimeUnit.SECONDS);
+            read.unlockAsync(second).get(10, TimeUnit.SECONDS);
+            read.unlockAsync(second).get(10, TimeUnit.SECONDS);
+        }
+        HaspLock write = rw.writeLock();
+        write.lock();
+        try {
+            LockInfo info = hasp.inspect("inspect:rw");
+            assertEquals(1, info.holders().size(), info.toString());
+            assertEquals(LockHolder.Mode.WRITE, info.holders().get(0).mode());
+            assertEquals(Thread.currentThread().getId(), info.holders().get(0).holderId());
+        } finally {
+            write.unlock();
+        }
+    }
+
+    @Test
+    void aFencedLockAfterFiveTokens() {
+        FencedLock lock = hasp.getFencedLock("inspect:fenced");
+        long last = 0;
+        for (int i = 0; i < 5; i++) {
+            last = lock.lockAndGetToken();
+            if (i < 4) {
+                lock.unlock();
+            }
+        }
+        try {
+            LockInfo info = hasp.inspect("inspect:fenced");
+            assertEquals(LockInfo.Kind.FENCED, info.kind());
+            assertEquals(last, info.fencingToken());
+            assertEquals(1, info.holders().size());
+        } finally {
+            lock.unlock();
+        }
+        LockInfo free = hasp.inspect("inspect:fenced");
+        assertEquals(LockInfo.Kind.FENCED, free.kind(), "the token counter outlives the hold");
+        assertFalse(free.isHeld());
+        assertEquals(last, free.fencingToken());
+    }
+
+    @Test
+    void aLockRedissonHolds() {
+        RLock lock = redisson.getLock("inspect:redisson");
+        lock.lock();
+        try {
+            LockInfo info = hasp.inspect("inspect:redisson");
+            assertEquals(LockInfo.Kind.REENTRANT, info.kind());
+            LockHolder holder = info.holders().get(0);
+            assertEquals(redisson.getId(), holder.clientId());
+            assertEquals(Thread.currentThread().getId(), holder.holderId());
+            assertFalse(holder.isHasp());
+            assertEquals(1, holder.holdCount());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Test
+    void aWaitedForLockShowsItsListeners() throws Exception {
+        String name = "inspect:waited";
+        HaspLock lock = hasp.getLock(name);
+        lock.lock();
+        HaspLock elsewhere = other.getLock(name);
+        LockOwner waiter = elsewhere.owner(7);
+        CompletableFuture<Void> wait = elsewhere.lockAsync(waiter);
+        try {
+            assertTrue(Conditions.await(SLACK, () -> hasp.inspect(name).listeners() >= 1
+                    && hasp.inspect(name).waitingProcesses().equals(List.of(other.id()))),
+                    "the other client waits in line and listens for its turn: " + hasp.inspect(name));
+        } finally {
+            lock.unlock();
+        }
+        wait.get(30, TimeUnit.SECONDS);
+        elsewhere.unlockAsync(waiter).get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void synchronizersReadAsNumbers() throws Exception {
+        HaspSemaphore semaphore = hasp.getSemaphore("inspect:semaphore");
+        assertTrue(semaphore.trySetPermits(5));
+        semaphore.acquire(2);
+        LockInfo info = hasp.inspect("inspect:semaphore");
+        assertEquals(LockInfo.Kind.NUMBER, info.kind());
+        assertEquals(3L, info.value());
+        assertFalse(info.isHeld());
+        semaphore.release(2);
+
+        HaspPermitExpirableSemaphore leases = hasp.getPermitExpirableSemaphore("inspect:leases");
+        assertTrue(leases.trySetPermits(3));
+        String id = leases.acquire(Duration.ofMinutes(1));
+        LockInfo leased = hasp.inspect("inspect:leases");
+        assertEquals(LockInfo.Kind.PERMIT_EXPIRABLE_SEMAPHORE, leased.kind());
+        assertEquals(2L, leased.value());
+        assertEquals(1, leased.leasedPermits());
+        leases.release(id);
+
+        probe.call("SET", "inspect:text", "not a number");
+        assertEquals(LockInfo.Kind.OTHER, hasp.inspect("inspect:text").kind());
+        probe.call("HSET", "inspect:hash", "colour", "blue");
+        LockInfo hash = hasp.inspect("inspect:hash");
+        assertEquals(LockInfo.Kind.OTHER, hash.kind());
+        assertFalse(hash.isHeld());
+    }
+
+    @Test
+    void badInputIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> hasp.inspect(""));
+        assertThrows(IllegalArgumentException.class, () -> hasp.inspectAsync(null));
+    }
+}
