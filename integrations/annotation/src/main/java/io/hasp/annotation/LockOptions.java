@@ -84,7 +84,11 @@ public final class LockOptions {
                 throw new IllegalArgumentException("value: \"\" (expected: a lock name)");
             }
             checkWorkEndsWhereTheLockCanSeeIt(method);
-            return of(locked);
+            LockOptions options = of(locked);
+            if (options.whenUnavailable() == WhenUnavailable.SKIP && LockTemplate.isSuspending(method)) {
+                checkSkippable(method);
+            }
+            return options;
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(LockNames.describe(method) + ": @Locked " + e.getMessage(), e);
         }
@@ -97,11 +101,19 @@ public final class LockOptions {
      */
     private static void checkWorkEndsWhereTheLockCanSeeIt(Method method) {
         Class<?> returned = method.getReturnType();
-        if (returned.getName().equals(KOTLIN_FLOW) || LockTemplate.isSuspending(method) && returnsFlow(method)) {
+        boolean suspending = LockTemplate.isSuspending(method);
+        if (suspending) {
+            returned = suspendResultClass(method);
+        }
+        if (returned.getName().equals(KOTLIN_FLOW)) {
             throw new IllegalArgumentException("return type: " + KOTLIN_FLOW + " (its collection would outlive the lock;"
                     + " expected: a suspend function of a value, or lock.withLock { } inside the flow)");
         }
-        if (LockTemplate.isSuspending(method)) {
+        if (suspending) {
+            if (outlivesTheCall(returned)) {
+                throw new IllegalArgumentException("a suspend function's result type: " + returned.getName()
+                        + " (its work would outlive the lock; expected: a suspend function of a value)");
+            }
             if (!haspKotlinPresent()) {
                 throw new IllegalArgumentException("a Kotlin suspend function, without hasp-kotlin on the class path"
                         + " (expected: io.hasp:hasp-kotlin as a dependency, which locks suspend functions)");
@@ -126,13 +138,53 @@ public final class LockOptions {
         }
     }
 
-    /** Whether the suspend function {@code method} returns a Kotlin Flow. */
-    private static boolean returnsFlow(Method method) {
+    /** The class of what the suspend function {@code method} returns in Kotlin; Object when the signature does not say. */
+    private static Class<?> suspendResultClass(Method method) {
         Type result = suspendResultType(method);
         if (result instanceof ParameterizedType parameterized) {
             result = parameterized.getRawType();
         }
-        return result instanceof Class<?> type && type.getName().equals(KOTLIN_FLOW);
+        return result instanceof Class<?> type ? type : Object.class;
+    }
+
+    /** Whether a value of {@code type} stands for work that goes on after it is returned. */
+    private static boolean outlivesTheCall(Class<?> type) {
+        String name = type.getName();
+        return Future.class.isAssignableFrom(type) || CompletionStage.class.isAssignableFrom(type)
+                || type == Flow.Publisher.class || name.equals("org.reactivestreams.Publisher")
+                || name.startsWith("reactor.core.publisher.") || name.equals("kotlinx.coroutines.Job")
+                || name.equals("kotlinx.coroutines.Deferred");
+    }
+
+    /**
+     * Refuses {@link WhenUnavailable#SKIP} on a suspend function whose Kotlin result is neither nullable nor
+     * {@code Unit}: a skipped call returns null, which such a caller cannot take. Told by kotlin-reflect when it is on
+     * the class path (Spring's coroutine support brings it); without it the declaration is the application's care.
+     */
+    private static void checkSkippable(Method method) {
+        if (suspendResultType(method) == null || suspendResultClass(method).getName().equals("kotlin.Unit")) {
+            return;
+        }
+        if (Boolean.FALSE.equals(kotlinResultNullable(method))) {
+            throw new IllegalArgumentException("whenUnavailable: SKIP on a suspend function whose result is not nullable"
+                    + " (a skipped call returns null; expected: a nullable result type, Unit, or THROW)");
+        }
+    }
+
+    /** Whether kotlin-reflect says {@code method}'s Kotlin result type is nullable; null when it cannot tell. */
+    private static Boolean kotlinResultNullable(Method method) {
+        try {
+            ClassLoader loader = method.getDeclaringClass().getClassLoader();
+            Object function = Class.forName("kotlin.reflect.jvm.ReflectJvmMapping", true, loader)
+                    .getMethod("getKotlinFunction", Method.class).invoke(null, method);
+            if (function == null) {
+                return null;
+            }
+            Object type = Class.forName("kotlin.reflect.KCallable", false, loader).getMethod("getReturnType").invoke(function);
+            return (Boolean) Class.forName("kotlin.reflect.KType", false, loader).getMethod("isMarkedNullable").invoke(type);
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            return null;
+        }
     }
 
     /**

@@ -5,6 +5,9 @@ import io.hasp.reactor.ReactiveLock;
 import io.hasp.reactor.SubscriptionOwner;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -28,7 +31,7 @@ final class ReactiveCalls {
     static Object locked(boolean mono, HaspLock haspLock, String name, LockOptions options, Callable<?> call) {
         ReactiveLock lock = ReactiveLock.of(haspLock);
         if (mono) {
-            return SubscriptionOwner.newScope(lockedMono(lock, name, options, call));
+            return SubscriptionOwner.newScope(lockedMono(lock, name, options, call, held -> release(lock, held)));
         }
         Mono<Boolean> acquire = Mono.defer(() -> attempt(lock, name, options, 1, System.nanoTime()));
         return SubscriptionOwner.newScope(Flux.usingWhen(acquire,
@@ -38,17 +41,23 @@ final class ReactiveCalls {
 
     /**
      * The method's publisher under the lock taken by the owner {@code holderId} for every subscription: the
-     * work of an owner from elsewhere (a coroutine's) that a framework runs as a {@code Mono}.
+     * work of an owner from elsewhere (a coroutine's) that a framework runs as a {@code Mono}. A cancelled
+     * subscription gives the lock back once {@code workEnded} completes: when the work has stopped, not when the
+     * cancel arrives.
      */
-    static Object lockedAs(long holderId, HaspLock haspLock, String name, LockOptions options, Callable<?> call) {
-        return SubscriptionOwner.scope(holderId, lockedMono(ReactiveLock.of(haspLock), name, options, call));
+    static Object lockedAs(long holderId, HaspLock haspLock, String name, LockOptions options, Callable<?> call,
+            Supplier<CompletableFuture<Void>> workEnded) {
+        ReactiveLock lock = ReactiveLock.of(haspLock);
+        return SubscriptionOwner.scope(holderId, lockedMono(lock, name, options, call,
+                held -> held ? Mono.fromFuture(workEnded.get(), true).then(lock.unlock()) : Mono.empty()));
     }
 
-    private static Mono<Object> lockedMono(ReactiveLock lock, String name, LockOptions options, Callable<?> call) {
+    private static Mono<Object> lockedMono(ReactiveLock lock, String name, LockOptions options, Callable<?> call,
+            Function<Boolean, Mono<Void>> releaseOnCancel) {
         Mono<Boolean> acquire = Mono.defer(() -> attempt(lock, name, options, 1, System.nanoTime()));
         return Mono.usingWhen(acquire,
                 held -> held ? Mono.from(Flux.defer(() -> publisherOf(call))) : Mono.empty(),
-                held -> release(lock, held), (held, failure) -> release(lock, held), held -> release(lock, held));
+                held -> release(lock, held), (held, failure) -> release(lock, held), releaseOnCancel);
     }
 
     /** The method's publisher of this subscription (an empty one when it returned null); a throw fails it. */

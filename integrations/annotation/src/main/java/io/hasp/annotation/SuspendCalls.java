@@ -1,5 +1,6 @@
 package io.hasp.annotation;
 
+import io.hasp.kotlin.CoroutineEnd;
 import io.hasp.kotlin.CoroutineLockOwner;
 import io.hasp.kotlin.LockedSuspendCalls;
 import io.hasp.lock.HaspLock;
@@ -66,9 +67,11 @@ final class SuspendCalls {
         long holder = given != null ? given.getHolderId() : LockOwner.newHolderId();
         Object[] own = arguments.clone();
         // The framework runs the function as a new coroutine in this context: an owner not yet in a coroutine
-        // keeps its id there (one already in a coroutine would give the new coroutine an id of its own).
-        own[last] = new OwnedContinuation<>(caller, caller.getContext().plus(CoroutineLockOwner.Key.of(holder)));
-        return ReactiveCalls.lockedAs(holder, lock, name, options, () -> call.invoke(own));
+        // keeps its id there (one already in a coroutine would give the new coroutine an id of its own), and the
+        // end tells when that coroutine has stopped, which a cancelled call's release waits for.
+        CoroutineEnd end = new CoroutineEnd();
+        own[last] = new OwnedContinuation<>(caller.getContext().plus(CoroutineLockOwner.Key.of(holder)).plus(end));
+        return ReactiveCalls.lockedAs(holder, lock, name, options, () -> call.invoke(own), end::afterEnd);
     }
 
     /**
@@ -79,8 +82,11 @@ final class SuspendCalls {
         return LockOptions.suspendResultType(method) == Unit.class ? Unit.INSTANCE : null;
     }
 
-    /** The caller's continuation seen with another context: the one the function runs in. */
-    private record OwnedContinuation<T>(Continuation<T> caller, CoroutineContext context) implements Continuation<T> {
+    /**
+     * The context the function runs in, in the form of a continuation: the framework reads its context and awaits the
+     * result on the caller's own continuation, so nothing resumes this one.
+     */
+    private record OwnedContinuation<T>(CoroutineContext context) implements Continuation<T> {
 
         @Override
         public CoroutineContext getContext() {
@@ -89,7 +95,8 @@ final class SuspendCalls {
 
         @Override
         public void resumeWith(Object result) {
-            caller.resumeWith(result);
+            throw new IllegalStateException("a @Locked suspend function's framework resumed the continuation that only"
+                    + " carries its context; it resumes the caller's own");
         }
     }
 }

@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger
 import kotlin.coroutines.Continuation
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.Deferred
 import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.NonCancellable
 import kotlinx.coroutines.async
 import kotlinx.coroutines.awaitCancellation
 import kotlinx.coroutines.cancelAndJoin
@@ -92,6 +94,19 @@ class LockedSuspendFunctionsIT {
     interface PlainStreams {
         @Locked("stream")
         fun numbers(): Flow<Int>
+    }
+
+    interface Launches {
+        @Locked("launched")
+        suspend fun start(): Deferred<Int>
+    }
+
+    interface CleaningUp {
+        @Locked(value = "cleanup", waitTime = 20_000, retryCount = 0)
+        suspend fun holdThenCleanUp(held: CompletableDeferred<Unit>, events: MutableList<String>)
+
+        @Locked(value = "cleanup", waitTime = 20_000, retryCount = 0)
+        suspend fun next(events: MutableList<String>)
     }
 
     private inner class DbReports : Reports {
@@ -271,6 +286,42 @@ class LockedSuspendFunctionsIT {
             }, LockTemplate(client))
         }.exceptionOrNull()
         assertTrue(plain is IllegalArgumentException && plain.message!!.contains("would outlive the lock"), plain.toString())
+        val deferred = runCatching {
+            LockedProxies.create(Launches::class.java, object : Launches {
+                override suspend fun start(): Deferred<Int> = CompletableDeferred(1)
+            }, LockTemplate(client))
+        }.exceptionOrNull()
+        assertTrue(deferred is IllegalArgumentException && deferred.message!!.contains("kotlinx.coroutines.Deferred")
+            && deferred.message!!.contains("would outlive the lock"), deferred.toString())
+    }
+
+    @Test
+    fun aCancelledCallGivesTheLockBackOnlyOnceItsWorkHasStopped() = test {
+        val cleaning = LockedProxies.create(CleaningUp::class.java, object : CleaningUp {
+            override suspend fun holdThenCleanUp(held: CompletableDeferred<Unit>, events: MutableList<String>) {
+                try {
+                    held.complete(Unit)
+                    awaitCancellation()
+                } finally {
+                    withContext(NonCancellable) {
+                        delay(300)
+                        events += "cleaned up"
+                    }
+                }
+            }
+
+            override suspend fun next(events: MutableList<String>) {
+                events += "next"
+            }
+        }, LockTemplate(client))
+        val events = Collections.synchronizedList(mutableListOf<String>())
+        val held = CompletableDeferred<Unit>()
+        val holder = launch(Dispatchers.Default) { cleaning.holdThenCleanUp(held, events) }
+        held.await()
+        holder.cancel()
+        cleaning.next(events)
+        assertEquals(listOf("cleaned up", "next"), events, "the next caller came in after the cancelled call's finally")
+        assertEquals(0L, exists("cleanup"))
     }
 
     @Test

@@ -13,6 +13,7 @@ import org.aspectj.lang.ProceedingJoinPoint;
 import org.aspectj.lang.annotation.Around;
 import org.aspectj.lang.annotation.Aspect;
 import org.aspectj.lang.reflect.MethodSignature;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -30,10 +31,10 @@ public class LockedAspect {
 
     /**
      * Whether Spring AOP turns a call of a Kotlin suspend function into a {@code Mono} before the advice sees
-     * it, and back after: it does when kotlinx-coroutines-reactor is present (the same test as Spring's).
+     * it, and back after: it does when kotlinx-coroutines-reactor is present (Spring's own test, with its loader).
      */
     static final boolean COROUTINES_BRIDGED =
-            ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", LockedAspect.class.getClassLoader());
+            ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", AopUtils.class.getClassLoader());
 
     private final LockTemplate template;
     private final LockKeyBuilder names;

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.NonCancellable
 import kotlinx.coroutines.async
 import kotlinx.coroutines.awaitCancellation
 import kotlinx.coroutines.cancelAndJoin
@@ -97,6 +98,40 @@ class LockedSuspendAspectIT {
 
         @Locked(value = "busy", waitTime = 0, retryCount = 1, retryInterval = 1, whenUnavailable = WhenUnavailable.SKIP)
         open suspend fun skip(): String? = "ran"
+
+        @Locked(value = "cleanup", waitTime = 20_000, retryCount = 0)
+        open suspend fun holdThenCleanUp(held: CompletableDeferred<Unit>, events: MutableList<String>) {
+            try {
+                held.complete(Unit)
+                awaitCancellation()
+            } finally {
+                withContext(NonCancellable) {
+                    delay(300)
+                    events += "cleaned up"
+                }
+            }
+        }
+
+        @Locked(value = "cleanup", waitTime = 20_000, retryCount = 0)
+        open suspend fun next(events: MutableList<String>) {
+            events += "next"
+        }
+    }
+
+    /** A service whose skipped call would put null where Kotlin promises a value. */
+    open class Counting {
+        @Locked(value = "count", whenUnavailable = WhenUnavailable.SKIP)
+        open suspend fun count(): Int = 1
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableLocked
+    open class BadApp {
+        @Bean(destroyMethod = "close")
+        open fun haspClient(): HaspClient = HaspClient.create(redisUri)
+
+        @Bean
+        open fun counting(): Counting = Counting()
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -198,6 +233,27 @@ class LockedSuspendAspectIT {
         assertEquals(1L, exists("held"))
         holder.cancelAndJoin()
         assertTrue(Conditions.await(Duration.ofSeconds(20)) { exists("held") == 0L }, "given back after the cancel")
+    }
+
+    @Test
+    fun aCancelledCallGivesTheLockBackOnlyOnceItsWorkHasStopped() = test {
+        val events = Collections.synchronizedList(mutableListOf<String>())
+        val held = CompletableDeferred<Unit>()
+        val holder = launch(Dispatchers.Default) { stock.holdThenCleanUp(held, events) }
+        held.await()
+        holder.cancel()
+        stock.next(events)
+        assertEquals(listOf("cleaned up", "next"), events, "the next caller came in after the cancelled call's finally")
+        holder.join()
+        assertEquals(0L, exists("cleanup"))
+    }
+
+    @Test
+    fun skippingASuspendFunctionOfANonNullValueFailsTheStartup() {
+        val thrown = runCatching { AnnotationConfigApplicationContext(BadApp::class.java).close() }.exceptionOrNull()
+        val message = generateSequence(thrown) { it.cause }.map { it.message ?: "" }.joinToString(" / ")
+        assertTrue(message.contains("Counting.count(Continuation): @Locked whenUnavailable: SKIP on a suspend function"),
+            message)
     }
 
     @Test
