@@ -5,6 +5,7 @@ import io.hasp.internal.Futures;
 import io.hasp.internal.cluster.ClusterTopology;
 import io.hasp.internal.connection.ClientThreads;
 import io.hasp.internal.connection.Transport;
+import io.hasp.internal.inspect.ClientRecord;
 import io.hasp.internal.inspect.LockReader;
 import io.hasp.internal.lock.CallerWaits;
 import io.hasp.internal.lock.LockService;
@@ -72,6 +73,9 @@ public final class HaspClient implements AutoCloseable {
         });
     }
 
+    /** How long close() waits for the deletion of the client's record at most. */
+    private static final long RECORD_DELETE_WAIT_MILLIS = 1_000;
+
     private final String id = newId();
     private final HaspConfig config;
     private final ClientThreads ioThreads;
@@ -84,6 +88,8 @@ public final class HaspClient implements AutoCloseable {
     private final PermitWaiters permitWaiters;
     private final WatchdogPermits watchdogPermits;
     private volatile boolean closed;
+    /** The record naming this client's process to inspect, written once connected. */
+    private volatile ClientRecord record;
 
     private HaspClient(HaspConfig config) {
         this.config = config;
@@ -165,6 +171,9 @@ public final class HaspClient implements AutoCloseable {
         }
         log.debug("hasp client {} connected to {} ({} transport)", id, config.redactedUri(),
                 transport.isNative() ? "epoll" : "nio");
+        record = ClientRecord.start(commands(), timer, id,
+                config.clientName() != null ? config.clientName() : ClientRecord.defaultApplication(),
+                config.watchdogLease().toMillis());
         if (config.replicaAcks().fsync()) {
             checkWaitAof();
         }
@@ -325,9 +334,11 @@ public final class HaspClient implements AutoCloseable {
     /**
      * Reads what Redis holds for {@code name}, in one round trip that changes nothing: which kind of lock or
      * synchronizer it is, each holder with its hold count and lease, the latest fencing token, the fair queue in
-     * order, the processes waiting in line and the connections listening for its release. Holders that Redisson
-     * clients took read the same way as hasp's. For an operator's questions ("who holds it, since when, who
-     * waits?"); the lock's own calls answer the holder's.
+     * order, the processes waiting in line and the connections listening for its release; then, for each hasp
+     * client it names, the record in which that client names its process (application, host, pid: see
+     * {@link LockInfo#process(String)}; every hasp client keeps one at {@code hasp_client:{<id>}} while it runs).
+     * Holders that Redisson clients took read the same way as hasp's, without a process. For an operator's
+     * questions ("who holds it, who waits?"); the lock's own calls answer the holder's.
      *
      * @param name the name of the lock or synchronizer, not empty
      * @return the reading
@@ -417,8 +428,22 @@ public final class HaspClient implements AutoCloseable {
         locks.close();
         watchdogPermits.close();   // its permits are renewed no more: their leases run out in Redis
         permitWaiters.close();   // semaphore and latch waits end now: their timers and subscriptions go with the client
-        CompletableFuture<Void> connectionsClosed = topology.close();
         boolean onClientThread = ClientThreads.isClientThread(Thread.currentThread());
+        ClientRecord written = record;
+        if (written != null) {
+            CompletableFuture<Long> deleted = written.close();
+            if (!onClientThread) {
+                try {
+                    // Bounded: a slow or unreachable server must not hold up close(); the record then expires.
+                    deleted.get(Math.min(config.commandTimeout().toMillis(), RECORD_DELETE_WAIT_MILLIS), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (ExecutionException | TimeoutException e) {
+                    log.debug("hasp client {}: its record was not deleted; it expires within a lease", id, e);
+                }
+            }
+        }
+        CompletableFuture<Void> connectionsClosed = topology.close();
         if (!onClientThread) {
             try {
                 connectionsClosed.get(config.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);

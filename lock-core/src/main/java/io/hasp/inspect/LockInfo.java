@@ -3,7 +3,9 @@ package io.hasp.inspect;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What Redis held for one name at one instant, read in one round trip by {@link io.hasp.HaspClient#inspect(String)}:
@@ -25,10 +27,12 @@ import java.util.Objects;
  *     subscription for a moment after its last waiter
  * @param value a semaphore's free permits or a count-down latch's count, or null when the name is not a number
  * @param leasedPermits the permits a permit-expirable semaphore has lent out (0 for other kinds)
+ * @param processes the processes of the hasp clients this reading names (holders, waiters, the line), by client id,
+ *     as their records told when read; a client without one (a Redisson client, or one that ended) is missing
  */
 public record LockInfo(String name, Kind kind, Instant readAt, Duration leaseLeft, List<LockHolder> holders,
         Long fencingToken, List<QueuedWaiter> queue, List<String> waitingProcesses, String turn, int listeners,
-        Long value, int leasedPermits) {
+        Long value, int leasedPermits, Map<String, ClientProcess> processes) {
 
     /** What the keys under a name are. */
     public enum Kind {
@@ -61,6 +65,17 @@ public record LockInfo(String name, Kind kind, Instant readAt, Duration leaseLef
         holders = List.copyOf(holders);
         queue = List.copyOf(queue);
         waitingProcesses = List.copyOf(waitingProcesses);
+        processes = Map.copyOf(processes);
+    }
+
+    /**
+     * The process of client {@code clientId}, when its record was read.
+     *
+     * @param clientId a holder's or waiter's client id
+     * @return the process, or empty for a Redisson client or one whose record is gone
+     */
+    public Optional<ClientProcess> process(String clientId) {
+        return Optional.ofNullable(processes.get(clientId));
     }
 
     /** @return whether anyone holds the lock */

@@ -8,9 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
+import io.hasp.HaspConfig;
+import io.hasp.inspect.ClientProcess;
 import io.hasp.inspect.LockHolder;
 import io.hasp.inspect.LockInfo;
 import io.hasp.inspect.QueuedWaiter;
+import io.hasp.it.lock.ChildJvm;
+import io.hasp.it.lock.LockWorker;
 import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
@@ -53,7 +57,7 @@ class LockInspectionIT {
 
     @BeforeAll
     static void start(RedisServer server) {
-        hasp = HaspClient.create(server.uri());
+        hasp = HaspClient.create(HaspConfig.builder().uri(server.uri()).clientName("inspection-test").build());
         other = HaspClient.create(server.uri());
         Config config = new Config();
         config.useSingleServer().setAddress(server.uri());
@@ -100,6 +104,11 @@ class LockInspectionIT {
             assertEquals(info.leaseLeft(), holder.leaseLeft());
             assertNull(info.fencingToken());
             assertTrue(info.isHeld());
+            ClientProcess process = info.process(hasp.id()).orElseThrow();
+            assertEquals("inspection-test", process.application(), "the client's configured name");
+            assertEquals(ProcessHandle.current().pid(), process.pid());
+            assertFalse(process.host().isEmpty());
+            assertTrue(process.describe().startsWith("inspection-test on " + process.host() + ", pid "), process.describe());
         } finally {
             lock.unlock();
             lock.unlock();
@@ -234,6 +243,7 @@ class LockInspectionIT {
             assertEquals(Thread.currentThread().getId(), holder.holderId());
             assertFalse(holder.isHasp());
             assertEquals(1, holder.holdCount());
+            assertTrue(info.process(holder.clientId()).isEmpty(), "Redisson keeps no record");
         } finally {
             lock.unlock();
         }
@@ -284,6 +294,36 @@ class LockInspectionIT {
         LockInfo hash = hasp.inspect("inspect:hash");
         assertEquals(LockInfo.Kind.OTHER, hash.kind());
         assertFalse(hash.isHeld());
+    }
+
+    @Test
+    void aHolderProcessIsNamedWhileItRunsAndItsRecordIsGoneALeaseAfterItIsKilled(RedisServer server) throws Exception {
+        String name = "inspect:killed";
+        try (ChildJvm jvm = ChildJvm.start(ChildJvm.currentJava(), LockWorker.class, "mode=hold", "uri=" + server.uri(),
+                "lock=" + name, "watchdog=2000")) {
+            assertNotNull(jvm.awaitLine("LOCKED ", SLACK), jvm.output());
+            LockInfo info = hasp.inspect(name);
+            String client = info.holders().get(0).clientId();
+            ClientProcess process = info.process(client).orElseThrow(() -> new AssertionError(info.toString()));
+            assertEquals(jvm.pid(), process.pid());
+            assertEquals(LockWorker.class.getName(), process.application(), "no configured name: the main class");
+            String record = "hasp_client:{" + client + "}";
+            assertEquals(1L, probe.call("EXISTS", record), "the live client's record");
+            jvm.kill();
+            assertTrue(Conditions.await(SLACK, () -> Long.valueOf(0).equals(probe.call("EXISTS", record))),
+                    "the killed client's record expired");
+            assertTrue(Conditions.await(SLACK, () -> hasp.inspect(name).kind() == LockInfo.Kind.NONE), "its lock too");
+        }
+    }
+
+    @Test
+    void aClosedClientDeletesItsRecord(RedisServer server) {
+        HaspClient closing = HaspClient.create(server.uri());
+        String record = "hasp_client:{" + closing.id() + "}";
+        assertTrue(Conditions.await(SLACK, () -> Long.valueOf(1).equals(probe.call("EXISTS", record))), "written at start");
+        assertTrue((Long) probe.call("PTTL", record) <= closing.config().watchdogLease().toMillis());
+        closing.close();
+        assertEquals(0L, probe.call("EXISTS", record), "deleted by close");
     }
 
     @Test

@@ -101,6 +101,11 @@ public final class ChildJvm implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** @return the JVM's process id */
+    public long pid() {
+        return process.pid();
+    }
+
     /** Kills the JVM with SIGKILL and waits for it to be gone. */
     public void kill() throws InterruptedException {
         process.destroyForcibly();

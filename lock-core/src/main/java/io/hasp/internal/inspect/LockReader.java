@@ -4,6 +4,7 @@ import io.hasp.RedisCommands;
 import io.hasp.RedisProtocolException;
 import io.hasp.Replies;
 import io.hasp.Script;
+import io.hasp.inspect.ClientProcess;
 import io.hasp.inspect.LockHolder;
 import io.hasp.inspect.LockInfo;
 import io.hasp.inspect.QueuedWaiter;
@@ -12,8 +13,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -30,9 +34,60 @@ public final class LockReader {
     private LockReader() {
     }
 
-    /** A future of what {@code commands}' server holds for {@code name}. */
+    /**
+     * A future of what {@code commands}' server holds for {@code name}, with the processes of the hasp clients it
+     * names: one script, then one read of each such client's record (in parallel; on a cluster, on its own slot).
+     */
     public static CompletableFuture<LockInfo> read(RedisCommands commands, String name) {
-        return commands.evalsha(INSPECT, Replies.STRING_LIST, keys(name), args(name)).thenApply(reply -> parse(name, reply));
+        return commands.evalsha(INSPECT, Replies.STRING_LIST, keys(name), args(name))
+                .thenApply(reply -> parse(name, reply))
+                .thenCompose(info -> withProcesses(commands, info));
+    }
+
+    private static CompletableFuture<LockInfo> withProcesses(RedisCommands commands, LockInfo info) {
+        Set<String> clients = new LinkedHashSet<>();
+        info.holders().stream().filter(LockHolder::isHasp).forEach(h -> clients.add(h.clientId()));
+        info.queue().stream().filter(QueuedWaiter::isHasp).forEach(w -> clients.add(w.clientId()));
+        clients.addAll(info.waitingProcesses());
+        if (info.turn() != null) {
+            clients.add(info.turn());
+        }
+        if (clients.isEmpty()) {
+            return CompletableFuture.completedFuture(info);
+        }
+        Map<String, CompletableFuture<List<String>>> reads = new LinkedHashMap<>();
+        for (String client : clients) {
+            reads.put(client, commands.execute(Replies.STRING_LIST, "HGETALL", ClientRecord.key(client)));
+        }
+        return CompletableFuture.allOf(reads.values().toArray(new CompletableFuture<?>[0])).thenApply(done -> {
+            Map<String, ClientProcess> processes = new HashMap<>();
+            reads.forEach((client, read) -> {
+                ClientProcess process = process(client, read.join());
+                if (process != null) {
+                    processes.put(client, process);
+                }
+            });
+            return new LockInfo(info.name(), info.kind(), info.readAt(), info.leaseLeft(), info.holders(),
+                    info.fencingToken(), info.queue(), info.waitingProcesses(), info.turn(), info.listeners(),
+                    info.value(), info.leasedPermits(), processes);
+        });
+    }
+
+    /** The process a record's fields name, or null when there is none or it is not whole. */
+    static ClientProcess process(String client, List<String> record) {
+        Map<String, String> fields = new HashMap<>();
+        for (int i = 0; i + 1 < record.size(); i += 2) {
+            fields.put(record.get(i), record.get(i + 1));
+        }
+        String application = fields.get("application");
+        String host = fields.get("host");
+        String pid = fields.get("pid");
+        String started = fields.get("started");
+        if (application == null || host == null || !isNumber(pid == null ? "" : pid)
+                || !isNumber(started == null ? "" : started)) {
+            return null;
+        }
+        return new ClientProcess(client, application, host, Long.parseLong(pid), Instant.ofEpochMilli(Long.parseLong(started)));
     }
 
     private static List<String> keys(String name) {
@@ -129,7 +184,7 @@ public final class LockReader {
             default -> listeners[0] + lineListeners[0];
         };
         return new LockInfo(name, kind, Instant.ofEpochMilli(now), lease, holders, token, queue, line, turn, listening,
-                value, leased);
+                value, leased, Map.of());
     }
 
     private static LockInfo.Kind kind(String type, Map<String, String> hash, Long token, List<QueuedWaiter> queue,
