@@ -5,8 +5,8 @@ import io.hasp.internal.Futures;
 import io.hasp.internal.cluster.ClusterTopology;
 import io.hasp.internal.connection.ClientThreads;
 import io.hasp.internal.connection.Transport;
+import io.hasp.internal.inspect.ClientInspector;
 import io.hasp.internal.inspect.ClientRecord;
-import io.hasp.internal.inspect.LockReader;
 import io.hasp.internal.lock.CallerWaits;
 import io.hasp.internal.lock.LockService;
 import io.hasp.internal.lock.Locks;
@@ -18,7 +18,7 @@ import io.hasp.internal.sync.RedisSemaphore;
 import io.hasp.internal.sync.WatchdogPermits;
 import io.hasp.internal.topology.SingleServer;
 import io.hasp.internal.topology.Topology;
-import io.hasp.inspect.LockInfo;
+import io.hasp.inspect.LockInspector;
 import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
 import io.hasp.sync.HaspCountDownLatch;
@@ -88,6 +88,7 @@ public final class HaspClient implements AutoCloseable {
     private final PermitWaiters permitWaiters;
     private final WatchdogPermits watchdogPermits;
     private volatile boolean closed;
+    private final LockInspector inspector;
     /** The record naming this client's process to inspect, written once connected. */
     private volatile ClientRecord record;
 
@@ -107,6 +108,7 @@ public final class HaspClient implements AutoCloseable {
         this.watchdogPermits = new WatchdogPermits(topology, locks.watchdogLeaseMillis(), locks::startRenewing,
                 config.listener());
         locks.renewAlongside(watchdogPermits::renewNow);
+        this.inspector = new ClientInspector(topology, locks);
     }
 
     /**
@@ -332,35 +334,14 @@ public final class HaspClient implements AutoCloseable {
     }
 
     /**
-     * Reads what Redis holds for {@code name}, in one round trip that changes nothing: which kind of lock or
-     * synchronizer it is, each holder with its hold count and lease, the latest fencing token, the fair queue in
-     * order, the processes waiting in line and the connections listening for its release; then, for each hasp
-     * client it names, the record in which that client names its process (application, host, pid: see
-     * {@link LockInfo#process(String)}; every hasp client keeps one at {@code hasp_client:{<id>}} while it runs).
-     * Holders that Redisson clients took read the same way as hasp's, without a process. For an operator's
-     * questions ("who holds it, who waits?"); the lock's own calls answer the holder's.
+     * The client's inspector, for operators' questions: who holds a lock and who waits ({@code inspect(name)}),
+     * which locks exist ({@code locks(pattern, limit)}), what this client holds ({@code holds()}). Each hasp client
+     * names its process for it in a record of its own at {@code hasp_client:{<id>}} while it runs (docs/operations.md).
      *
-     * @param name the name of the lock or synchronizer, not empty
-     * @return the reading
-     * @throws IllegalArgumentException when {@code name} is null or empty
-     * @throws io.hasp.RedisException when the server could not be read (as for any command)
+     * @return the inspector, one per client
      */
-    public LockInfo inspect(String name) {
-        return Futures.await(inspectAsync(name));
-    }
-
-    /**
-     * Like {@link #inspect(String)}, without waiting.
-     *
-     * @param name the name of the lock or synchronizer, not empty
-     * @return a future of the reading, failed as a command's is when the server could not be read
-     * @throws IllegalArgumentException when {@code name} is null or empty
-     */
-    public CompletableFuture<LockInfo> inspectAsync(String name) {
-        if (name == null || name.isEmpty()) {
-            throw new IllegalArgumentException("name: " + (name == null ? "null" : "\"\"") + " (expected: a lock name)");
-        }
-        return LockReader.read(topology.commands(), name);
+    public LockInspector inspector() {
+        return inspector;
     }
 
     /**

@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What Redis held for one name at one instant, read in one round trip by {@link io.hasp.HaspClient#inspect(String)}:
+ * What Redis held for one name at one instant, read in one round trip by {@link LockInspector#inspect(String)}:
  * the kind of object its keys make, its holders, its lease, its waiters. It reads locks that Redisson took as
  * well as hasp's, since both keep them in one layout. A snapshot: by the time it is read, holders may have changed.
  *
@@ -24,7 +24,8 @@ import java.util.Optional;
  * @param turn the hasp client whose turn it is to take the lock after a release, or null
  * @param listeners how many connections listen for the name's release (its channel, and the turn channels of the
  *     processes in its line; classic and sharded): each is a client (a process) with waiters, or one that keeps its
- *     subscription for a moment after its last waiter
+ *     subscription for a moment after its last waiter. On a Redis Cluster before 7.0, whose channels are broadcast to
+ *     every node, only the listeners connected to the lock's master are counted
  * @param value a semaphore's free permits or a count-down latch's count, or null when the name is not a number
  * @param leasedPermits the permits a permit-expirable semaphore has lent out (0 for other kinds)
  * @param processes the processes of the hasp clients this reading names (holders, waiters, the line), by client id,

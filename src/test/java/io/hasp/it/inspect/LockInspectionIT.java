@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
 import io.hasp.inspect.ClientProcess;
+import io.hasp.inspect.HeldLock;
 import io.hasp.inspect.LockHolder;
 import io.hasp.inspect.LockInfo;
 import io.hasp.inspect.QueuedWaiter;
@@ -41,7 +42,7 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * {@code HaspClient.inspect} on a real redis-server: a reentrant lock held twice by one owner, a fair lock with three
+ * The client's {@code LockInspector} on a real redis-server: a reentrant lock held twice by one owner, a fair lock with three
  * queued waiters in order, a read/write lock with two readers, a fenced lock after five tokens, a lock Redisson holds,
  * a free name, the synchronizers, the listeners of a waited-for lock, and bad input.
  */
@@ -80,7 +81,7 @@ class LockInspectionIT {
         lock.lock();
         try {
             // begin-sample: inspect
-            LockInfo info = hasp.inspect("inspect:reentrant");
+            LockInfo info = hasp.inspector().inspect("inspect:reentrant");
             List<String> holders = new ArrayList<>();
             for (LockHolder holder : info.holders()) {
                 holders.add((holder.isHasp() ? "hasp " : "other ") + holder.clientId() + " thread " + holder.holderId()
@@ -117,7 +118,7 @@ class LockInspectionIT {
 
     @Test
     void aFreeNameReadsAsNothing() throws Exception {
-        LockInfo info = hasp.inspectAsync("inspect:nobody").get(10, TimeUnit.SECONDS);
+        LockInfo info = hasp.inspector().inspectAsync("inspect:nobody").get(10, TimeUnit.SECONDS);
         assertEquals(LockInfo.Kind.NONE, info.kind());
         assertFalse(info.isHeld());
         assertNull(info.leaseLeft());
@@ -142,9 +143,9 @@ class LockInspectionIT {
                 waiters.add(owner);
                 waits.add(elsewhere.lockAsync(owner));
                 int queued = i;
-                assertTrue(Conditions.await(SLACK, () -> hasp.inspect(name).queue().size() == queued), "waiter " + i);
+                assertTrue(Conditions.await(SLACK, () -> hasp.inspector().inspect(name).queue().size() == queued), "waiter " + i);
             }
-            LockInfo info = hasp.inspect(name);
+            LockInfo info = hasp.inspector().inspect(name);
             assertEquals(LockInfo.Kind.FAIR, info.kind());
             assertEquals(1, info.holders().size());
             assertEquals(hasp.id(), info.holders().get(0).clientId());
@@ -168,7 +169,7 @@ class LockInspectionIT {
                 elsewhere.unlockAsync(waiters.get(i)).get(30, TimeUnit.SECONDS);
             }
         }
-        assertEquals(LockInfo.Kind.NONE, hasp.inspect(name).kind());
+        assertEquals(LockInfo.Kind.NONE, hasp.inspector().inspect(name).kind());
     }
 
     @Test
@@ -181,7 +182,7 @@ class LockInspectionIT {
         read.lockAsync(second).get(10, TimeUnit.SECONDS);
         read.lockAsync(second).get(10, TimeUnit.SECONDS);
         try {
-            LockInfo info = hasp.inspect("inspect:rw");
+            LockInfo info = hasp.inspector().inspect("inspect:rw");
             assertEquals(LockInfo.Kind.READ_WRITE, info.kind());
             assertEquals(2, info.holders().size(), info.toString());
             for (LockHolder holder : info.holders()) {
@@ -198,7 +199,7 @@ class LockInspectionIT {
         HaspLock write = rw.writeLock();
         write.lock();
         try {
-            LockInfo info = hasp.inspect("inspect:rw");
+            LockInfo info = hasp.inspector().inspect("inspect:rw");
             assertEquals(1, info.holders().size(), info.toString());
             assertEquals(LockHolder.Mode.WRITE, info.holders().get(0).mode());
             assertEquals(Thread.currentThread().getId(), info.holders().get(0).holderId());
@@ -218,14 +219,14 @@ class LockInspectionIT {
             }
         }
         try {
-            LockInfo info = hasp.inspect("inspect:fenced");
+            LockInfo info = hasp.inspector().inspect("inspect:fenced");
             assertEquals(LockInfo.Kind.FENCED, info.kind());
             assertEquals(last, info.fencingToken());
             assertEquals(1, info.holders().size());
         } finally {
             lock.unlock();
         }
-        LockInfo free = hasp.inspect("inspect:fenced");
+        LockInfo free = hasp.inspector().inspect("inspect:fenced");
         assertEquals(LockInfo.Kind.FENCED, free.kind(), "the token counter outlives the hold");
         assertFalse(free.isHeld());
         assertEquals(last, free.fencingToken());
@@ -236,7 +237,7 @@ class LockInspectionIT {
         RLock lock = redisson.getLock("inspect:redisson");
         lock.lock();
         try {
-            LockInfo info = hasp.inspect("inspect:redisson");
+            LockInfo info = hasp.inspector().inspect("inspect:redisson");
             assertEquals(LockInfo.Kind.REENTRANT, info.kind());
             LockHolder holder = info.holders().get(0);
             assertEquals(redisson.getId(), holder.clientId());
@@ -258,9 +259,9 @@ class LockInspectionIT {
         LockOwner waiter = elsewhere.owner(7);
         CompletableFuture<Void> wait = elsewhere.lockAsync(waiter);
         try {
-            assertTrue(Conditions.await(SLACK, () -> hasp.inspect(name).listeners() >= 1
-                    && hasp.inspect(name).waitingProcesses().equals(List.of(other.id()))),
-                    "the other client waits in line and listens for its turn: " + hasp.inspect(name));
+            assertTrue(Conditions.await(SLACK, () -> hasp.inspector().inspect(name).listeners() >= 1
+                    && hasp.inspector().inspect(name).waitingProcesses().equals(List.of(other.id()))),
+                    "the other client waits in line and listens for its turn: " + hasp.inspector().inspect(name));
         } finally {
             lock.unlock();
         }
@@ -273,7 +274,7 @@ class LockInspectionIT {
         HaspSemaphore semaphore = hasp.getSemaphore("inspect:semaphore");
         assertTrue(semaphore.trySetPermits(5));
         semaphore.acquire(2);
-        LockInfo info = hasp.inspect("inspect:semaphore");
+        LockInfo info = hasp.inspector().inspect("inspect:semaphore");
         assertEquals(LockInfo.Kind.NUMBER, info.kind());
         assertEquals(3L, info.value());
         assertFalse(info.isHeld());
@@ -282,16 +283,16 @@ class LockInspectionIT {
         HaspPermitExpirableSemaphore leases = hasp.getPermitExpirableSemaphore("inspect:leases");
         assertTrue(leases.trySetPermits(3));
         String id = leases.acquire(Duration.ofMinutes(1));
-        LockInfo leased = hasp.inspect("inspect:leases");
+        LockInfo leased = hasp.inspector().inspect("inspect:leases");
         assertEquals(LockInfo.Kind.PERMIT_EXPIRABLE_SEMAPHORE, leased.kind());
         assertEquals(2L, leased.value());
         assertEquals(1, leased.leasedPermits());
         leases.release(id);
 
         probe.call("SET", "inspect:text", "not a number");
-        assertEquals(LockInfo.Kind.OTHER, hasp.inspect("inspect:text").kind());
+        assertEquals(LockInfo.Kind.OTHER, hasp.inspector().inspect("inspect:text").kind());
         probe.call("HSET", "inspect:hash", "colour", "blue");
-        LockInfo hash = hasp.inspect("inspect:hash");
+        LockInfo hash = hasp.inspector().inspect("inspect:hash");
         assertEquals(LockInfo.Kind.OTHER, hash.kind());
         assertFalse(hash.isHeld());
     }
@@ -302,7 +303,7 @@ class LockInspectionIT {
         try (ChildJvm jvm = ChildJvm.start(ChildJvm.currentJava(), LockWorker.class, "mode=hold", "uri=" + server.uri(),
                 "lock=" + name, "watchdog=2000")) {
             assertNotNull(jvm.awaitLine("LOCKED ", SLACK), jvm.output());
-            LockInfo info = hasp.inspect(name);
+            LockInfo info = hasp.inspector().inspect(name);
             String client = info.holders().get(0).clientId();
             ClientProcess process = info.process(client).orElseThrow(() -> new AssertionError(info.toString()));
             assertEquals(jvm.pid(), process.pid());
@@ -312,7 +313,7 @@ class LockInspectionIT {
             jvm.kill();
             assertTrue(Conditions.await(SLACK, () -> Long.valueOf(0).equals(probe.call("EXISTS", record))),
                     "the killed client's record expired");
-            assertTrue(Conditions.await(SLACK, () -> hasp.inspect(name).kind() == LockInfo.Kind.NONE), "its lock too");
+            assertTrue(Conditions.await(SLACK, () -> hasp.inspector().inspect(name).kind() == LockInfo.Kind.NONE), "its lock too");
         }
     }
 
@@ -327,8 +328,47 @@ class LockInspectionIT {
     }
 
     @Test
+    void theClientsOwnHoldsAndAListingOfLocks() throws Exception {
+        HaspLock first = hasp.getLock("inspect:list:1");
+        FencedLock second = hasp.getFencedLock("inspect:list:2");
+        HaspLock elsewhere = other.getLock("inspect:list:3");
+        first.lock(30, TimeUnit.SECONDS);
+        long token = second.lockAndGetToken();
+        elsewhere.lock();
+        probe.call("SET", "inspect:list:text", "not a lock");
+        try {
+            List<HeldLock> holds = hasp.inspector().holds();
+            HeldLock held = holds.stream().filter(h -> h.name().equals("inspect:list:1")).findFirst().orElseThrow();
+            assertEquals("reentrant", held.kind());
+            assertEquals(hasp.id(), held.owner().clientId());
+            assertEquals(Thread.currentThread().getId(), held.owner().holderId());
+            assertEquals(1, held.holdCount());
+            assertFalse(held.watchdog());
+            assertTrue(held.leaseLeft().compareTo(Duration.ofSeconds(30)) <= 0 && !held.leaseLeft().isZero(), held.toString());
+            assertTrue(!held.heldSince().isAfter(java.time.Instant.now()), held.toString());
+            HeldLock fenced = holds.stream().filter(h -> h.name().equals("inspect:list:2")).findFirst().orElseThrow();
+            assertEquals("fenced", fenced.kind());
+            assertEquals(token, fenced.fencingToken());
+            assertTrue(fenced.watchdog());
+            assertTrue(holds.stream().noneMatch(h -> h.name().equals("inspect:list:3")), "another client's hold");
+
+            assertEquals(java.util.Set.of("inspect:list:1", "inspect:list:2", "inspect:list:3"),
+                    new java.util.HashSet<>(hasp.inspector().locks("inspect:list:*", 1_000)), "the locks, not the string");
+            assertEquals(1, hasp.inspector().locks("inspect:list:*", 1).size());
+            assertTrue(hasp.inspector().locks("inspect:nothing:*", 10).isEmpty());
+        } finally {
+            first.unlock();
+            second.unlock();
+            elsewhere.unlock();
+        }
+        assertThrows(IllegalArgumentException.class, () -> hasp.inspector().locks("", 10));
+        assertThrows(IllegalArgumentException.class, () -> hasp.inspector().locks("*", 0));
+        assertThrows(IllegalArgumentException.class, () -> hasp.inspector().locksAsync("*", 100_001));
+    }
+
+    @Test
     void badInputIsRefused() {
-        assertThrows(IllegalArgumentException.class, () -> hasp.inspect(""));
-        assertThrows(IllegalArgumentException.class, () -> hasp.inspectAsync(null));
+        assertThrows(IllegalArgumentException.class, () -> hasp.inspector().inspect(""));
+        assertThrows(IllegalArgumentException.class, () -> hasp.inspector().inspectAsync(null));
     }
 }

@@ -65,7 +65,7 @@ class ModulePathIT {
                 "exported io.hasp.lock: true",
                 "exported io.hasp.internal.lock: false",
                 "exported io.hasp.internal.lock to io.hasp.lock.rw: true",
-                "exported to the application: [io.hasp, io.hasp.lock, io.hasp.lock.rw, io.hasp.resp, io.hasp.sync]",
+                "exported to the application: [io.hasp, io.hasp.inspect, io.hasp.lock, io.hasp.lock.rw, io.hasp.resp, io.hasp.sync]",
                 "reentrant held: true", "read held: true", "write held: true",
                 "locked after unlocks: false", "done")) {
             assertTrue(output.contains(line + System.lineSeparator()), "missing \"" + line + "\" in:\n" + output);

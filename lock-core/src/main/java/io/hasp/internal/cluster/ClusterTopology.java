@@ -136,6 +136,15 @@ public final class ClusterTopology implements Topology {
     }
 
     @Override
+    public List<RedisCommands> masterCommands() {
+        List<RedisCommands> masters = new ArrayList<>();
+        for (NodeAddress master : view.map().masters()) {
+            masters.add(commands.node(master));
+        }
+        return masters;
+    }
+
+    @Override
     public RedisCommands commands(ReplicaAcks acks) {
         return acks.equals(config.replicaAcks()) ? commands : confirmed.computeIfAbsent(acks,
                 a -> new ClusterCommands(nodes, view, timer, 2 * config.commandTimeout().toMillis(), a));

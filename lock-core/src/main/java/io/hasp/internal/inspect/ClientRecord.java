@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The record that names a hasp client's process to {@code HaspClient.inspect}: a hash at
+ * The record that names a hasp client's process to the inspector ({@code LockInspector.inspect}): a hash at
  * {@code hasp_client:{<client id>}} with the application's name, the host, the process id and the client's start.
  * The client writes it when it starts and again every third of its lease on the client's timer; it expires a lease
  * after the last write, so it is gone within a lease of the client's end however that came (a close deletes it at

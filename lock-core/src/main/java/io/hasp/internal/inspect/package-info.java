@@ -1,2 +1,2 @@
-/** Reading what Redis holds for a name, for {@code HaspClient.inspect}. Not API. */
+/** Reading what Redis holds for a name, for the client's {@code LockInspector}. Not API. */
 package io.hasp.internal.inspect;

@@ -107,6 +107,11 @@ final class Hold {
         return watchdog;
     }
 
+    /** Until when the lease lasts unless renewed, as this client reckons it (its nanosecond clock). */
+    synchronized long validUntilNanos() {
+        return validUntilNanos;
+    }
+
     /** Whether a hold without watchdog has been out of lease for longer than {@code graceNanos}. */
     synchronized boolean expired(long nowNanos, long graceNanos) {
         return !watchdog && nowNanos - validUntilNanos > graceNanos;

@@ -2,12 +2,16 @@ package io.hasp.internal.lock;
 
 import io.hasp.HaspListener;
 import io.hasp.RedisCommands;
+import io.hasp.inspect.HeldLock;
 import io.hasp.internal.Futures;
 import io.hasp.internal.topology.Topology;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
 import io.netty.util.Timer;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
@@ -126,6 +130,21 @@ public final class LockService implements AutoCloseable {
     /** Number of holds this client currently tracks (watchdog and explicit lease), of every kind. */
     public int heldLocks() {
         return context.holds.size();
+    }
+
+    /** This client's holds as it records them, a snapshot in no particular order. */
+    public List<HeldLock> holds() {
+        long nowNanos = System.nanoTime();
+        Instant now = Instant.now();
+        List<HeldLock> holds = new ArrayList<>();
+        for (Hold hold : context.holds.all()) {
+            long token = hold.token();
+            holds.add(new HeldLock(hold.name, hold.kind.toString(), hold.owner, hold.count(),
+                    now.minusNanos(nowNanos - hold.beganNanos()),
+                    Duration.ofNanos(Math.max(0, hold.validUntilNanos() - nowNanos)), hold.watchdog(),
+                    token > 0 ? token : null));
+        }
+        return holds;
     }
 
     /** Holds of this client that ended lost or expired, before their unlock, since it started. */

@@ -5,6 +5,7 @@ import io.hasp.ReplicaAcks;
 import io.hasp.internal.connection.DirectConnections;
 import io.hasp.internal.pubsub.ChannelKind;
 import io.hasp.internal.pubsub.PubSub;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -33,6 +34,14 @@ public interface Topology {
 
     /** The commands of the client: each keyed command and script call goes to the server that serves its key. */
     RedisCommands commands();
+
+    /**
+     * The commands of each master, unrouted, for work that must visit every one (a SCAN of all keys): on one
+     * server its commands, on a cluster each master's as the client's view knows them now.
+     */
+    default List<RedisCommands> masterCommands() {
+        return List.of(commands());
+    }
 
     /** The client's subscriptions to unlock channels. */
     PubSub pubSub();

@@ -1,4 +1,4 @@
--- client_record.lua: writes a hasp client's record, which names its process to HaspClient.inspect, and sets its
+-- client_record.lua: writes a hasp client's record, which names its process to LockInspector.inspect, and sets its
 -- expiry. Each client writes its own at start and again every third of its lease; the record is gone within a
 -- lease of the client's end, however it ended.
 --

@@ -1,4 +1,4 @@
--- inspect.lua: what Redis holds for one name, read in one round trip for HaspClient.inspect. It writes nothing.
+-- inspect.lua: what Redis holds for one name, read in one round trip for LockInspector.inspect. It writes nothing.
 --
 -- KEYS[1]   the name: a lock's hash, or a synchronizer's number
 -- KEYS[2]   the fenced lock's token counter, "redisson_lock_token:{<name>}"
