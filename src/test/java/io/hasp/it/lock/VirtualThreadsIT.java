@@ -42,8 +42,8 @@ class VirtualThreadsIT {
         int rounds = 2;
         int locks = 100;
         try (ChildJvm jvm = ChildJvm.start(java, VirtualThreadsWorker.class, "uri=" + server.uri(), "prefix=vt",
-                "locks=" + locks, "threads=" + threads, "rounds=" + rounds, "pinnedMillis=20", "watchdog=1000",
-                "longHoldMillis=3500");
+                "locks=" + locks, "threads=" + threads, "rounds=" + rounds, "pinnedMillis=20", "watchdog=2000",
+                "longHoldMillis=7000");
                 RedisProbe probe = RedisProbe.connect(server.port())) {
             assertNotNull(jvm.awaitLine("DONE ", Duration.ofMinutes(5)), jvm.output());
             assertEquals(0, jvm.awaitExit(Duration.ofSeconds(30)), jvm.output());

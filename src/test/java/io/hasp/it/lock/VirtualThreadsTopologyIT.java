@@ -47,8 +47,8 @@ class VirtualThreadsTopologyIT {
         int locks = 20;
         String prefix = "vt-" + topology.name().toLowerCase();
         try (ChildJvm jvm = ChildJvm.start(java, VirtualThreadsWorker.class, "uri=" + servers.uri(), "prefix=" + prefix,
-                "locks=" + locks, "threads=" + threads, "rounds=" + rounds, "pinnedMillis=20", "watchdog=1000",
-                "longHoldMillis=3500")) {
+                "locks=" + locks, "threads=" + threads, "rounds=" + rounds, "pinnedMillis=20", "watchdog=2000",
+                "longHoldMillis=7000")) {
             assertNotNull(jvm.awaitLine("DONE ", Duration.ofMinutes(5)), jvm.output());
             assertEquals(0, jvm.awaitExit(Duration.ofSeconds(30)), jvm.output());
             assertTrue(jvm.output().contains("PINNED 0"), "a carrier thread was pinned for 20 ms or more:\n" + jvm.output());
