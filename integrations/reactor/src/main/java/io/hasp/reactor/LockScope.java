@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongFunction;
@@ -65,16 +66,28 @@ final class LockScope<R> {
 
     /**
      * An acquisition per subscription, yielding what {@code grant} makes of the call's value. Cancelling the
-     * subscription cancels the wait, and hasp gives back a lock granted concurrently; a value that arrives
-     * after the cancel is discarded, and a discarded value goes to {@code giveBack} (a Reactor discard hook
-     * of {@code type}), so an acquisition that completed as the subscriber left is given back, never left
-     * held. {@code grant} may throw {@link Refused} to fail the subscription with its cause.
+     * subscription cancels the wait, and hasp gives back a lock granted concurrently. A grant the subscriber
+     * never received goes to {@code giveBack}, exactly once, so that an acquisition that completed as the
+     * subscriber left is given back, never left held. {@code grant} may throw {@link Refused} to fail the
+     * subscription with its cause.
+     *
+     * <p>Reactor's {@code Mono.create} drops a value that meets a cancel (it calls its dropped-value hook, not
+     * the discard hook), so the hand-off is settled here: the sink's cancel callback runs only when the value
+     * was not delivered, and of it and the completion, whichever comes second gives the grant back.
      */
-    static <T, R> Mono<R> acquisition(Supplier<CompletableFuture<T>> call, Function<T, R> grant, Class<R> type,
-            Consumer<R> giveBack) {
+    static <T, R> Mono<R> acquisition(Supplier<CompletableFuture<T>> call, Function<T, R> grant, Consumer<R> giveBack) {
         return Mono.<R>create(sink -> {
             CompletableFuture<T> future = call.get();
-            sink.onCancel(() -> future.cancel(false));
+            AtomicReference<Object> handOff = new AtomicReference<>();   // null, a grant, or CANCELLED
+            sink.onCancel(() -> {
+                future.cancel(false);   // hasp gives back a lock granted as its future is cancelled
+                Object granted = handOff.getAndSet(CANCELLED);
+                if (granted != null && granted != CANCELLED) {
+                    @SuppressWarnings("unchecked")
+                    R undelivered = (R) granted;
+                    giveBack.accept(undelivered);
+                }
+            });
             future.whenComplete((value, failure) -> {
                 if (failure != null) {
                     if (!future.isCancelled()) {
@@ -93,14 +106,18 @@ final class LockScope<R> {
                     sink.error(e);
                     return;
                 }
-                sink.success(granted);
+                if (handOff.compareAndSet(null, granted)) {
+                    sink.success(granted);   // delivered, or dropped by a cancel whose callback gives it back
+                } else {
+                    giveBack.accept(granted);   // the subscriber left before the grant came
+                }
             });
-        }).doOnDiscard(type, giveBack);
+        });
     }
 
     /** An acquisition that yields whether it holds: a true that arrives after a cancel goes to {@code giveBack}. */
     static Mono<Boolean> tried(Supplier<CompletableFuture<Boolean>> call, Runnable giveBack) {
-        return acquisition(call, Function.identity(), Boolean.class, held -> {
+        return acquisition(call, Function.identity(), held -> {
             if (held) {
                 giveBack.run();
             }
@@ -115,6 +132,9 @@ final class LockScope<R> {
             super(cause.getMessage(), cause, false, false);
         }
     }
+
+    /** Marks a hand-off the subscriber left before the grant came. */
+    private static final Object CANCELLED = new Object();
 
     private static long holderFor(ContextView context) {
         Long outer = SubscriptionOwner.holderIn(context);

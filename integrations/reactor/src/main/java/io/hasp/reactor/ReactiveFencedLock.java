@@ -76,7 +76,7 @@ public final class ReactiveFencedLock {
     public Mono<Long> tryLockAndGetToken(Duration waitTime, Duration leaseTime) {
         return SubscriptionOwner.withHolder(holder ->
                 LockScope.acquisition(() -> lock.tryLockAndGetTokenAsync(waitTime, leaseTime, lock.owner(holder)),
-                        token -> token.isPresent() ? token.getAsLong() : null, Long.class,
+                        token -> token.isPresent() ? token.getAsLong() : null,
                         token -> lock.unlockAsync(lock.owner(holder))));
     }
 
@@ -89,7 +89,7 @@ public final class ReactiveFencedLock {
     }
 
     private Mono<Long> tokenOf(LockOwner owner) {
-        return LockScope.acquisition(() -> lock.lockAndGetTokenAsync(owner), token -> token, Long.class,
+        return LockScope.acquisition(() -> lock.lockAndGetTokenAsync(owner), token -> token,
                 token -> lock.unlockAsync(owner));
     }
 

@@ -48,7 +48,7 @@ public final class ReactiveLock {
         this.lock = lock;
         this.scope = new LockScope<>(holder -> {
             LockOwner owner = lock.owner(holder);
-            return LockScope.acquisition(() -> lock.lockAsync(owner), granted -> holder, Long.class,
+            return LockScope.acquisition(() -> lock.lockAsync(owner), granted -> holder,
                     granted -> lock.unlockAsync(owner));
         }, this::unlock);
     }
@@ -101,7 +101,7 @@ public final class ReactiveLock {
         return new LockScope<>(holder -> {
             LockOwner owner = lock.owner(holder);
             return LockScope.acquisition(() -> lock.tryLockAsync(waitTime, owner),
-                    held -> LockScope.heldOrTimeout(held, holder, "lock " + name(), waitTime), Long.class,
+                    held -> LockScope.heldOrTimeout(held, holder, "lock " + name(), waitTime),
                     granted -> lock.unlockAsync(owner));
         }, this::unlock);
     }
@@ -185,7 +185,7 @@ public final class ReactiveLock {
 
     /** An acquisition that completes when {@code owner} holds the lock. */
     private Mono<Void> locked(LockOwner owner, Function<LockOwner, CompletableFuture<Void>> call) {
-        return LockScope.acquisition(() -> call.apply(owner), granted -> Boolean.TRUE, Boolean.class,
+        return LockScope.acquisition(() -> call.apply(owner), granted -> Boolean.TRUE,
                 granted -> lock.unlockAsync(owner)).then();
     }
 

@@ -20,7 +20,7 @@ public final class ReactiveMultiLock {
     private ReactiveMultiLock(MultiLock lock) {
         this.lock = lock;
         this.scope = new LockScope<>(holder -> LockScope.acquisition(() -> lock.lockAsync(holder), granted -> holder,
-                Long.class, granted -> lock.unlockAsync(holder)), this::unlock);
+                granted -> lock.unlockAsync(holder)), this::unlock);
     }
 
     /** {@code lock} for Reactor. */
@@ -63,7 +63,7 @@ public final class ReactiveMultiLock {
     }
 
     private Mono<Void> locked(long holder) {
-        return LockScope.acquisition(() -> lock.lockAsync(holder), granted -> Boolean.TRUE, Boolean.class,
+        return LockScope.acquisition(() -> lock.lockAsync(holder), granted -> Boolean.TRUE,
                 granted -> lock.unlockAsync(holder)).then();
     }
 

@@ -46,18 +46,18 @@ public final class ReactivePermitExpirableSemaphore {
 
     /** Takes a permit kept by the watchdog, waiting as long as needed: its id. */
     public Mono<String> acquire() {
-        return LockScope.acquisition(semaphore::acquireAsync, id -> id, String.class, semaphore::releaseAsync);
+        return LockScope.acquisition(semaphore::acquireAsync, id -> id, semaphore::releaseAsync);
     }
 
     /** Takes a permit for {@code leaseTime}, waiting as long as needed: its id. */
     public Mono<String> acquire(Duration leaseTime) {
-        return LockScope.acquisition(() -> semaphore.acquireAsync(leaseTime), id -> id, String.class,
+        return LockScope.acquisition(() -> semaphore.acquireAsync(leaseTime), id -> id,
                 semaphore::releaseAsync);
     }
 
     /** Takes a permit for {@code leaseTime} if one is had within {@code waitTime}: its id, or empty. */
     public Mono<String> tryAcquire(Duration waitTime, Duration leaseTime) {
-        return LockScope.acquisition(() -> semaphore.tryAcquireAsync(waitTime, leaseTime), id -> id, String.class,
+        return LockScope.acquisition(() -> semaphore.tryAcquireAsync(waitTime, leaseTime), id -> id,
                 semaphore::releaseAsync);
     }
 

@@ -39,7 +39,7 @@ public final class ReactiveSemaphore {
     public <T> Flux<T> withPermits(int permits, Publisher<T> work) {
         Objects.requireNonNull(work, "work");
         Mono<Integer> taken = LockScope.acquisition(() -> semaphore.acquireAsync(permits), granted -> permits,
-                Integer.class, granted -> semaphore.releaseAsync(permits));
+                granted -> semaphore.releaseAsync(permits));
         return Flux.usingWhen(taken, held -> work,
                 held -> release(held), (held, failure) -> release(held), held -> release(held));
     }
@@ -53,14 +53,14 @@ public final class ReactiveSemaphore {
         LockScope.checkWait(waitTime);
         Mono<Integer> taken = LockScope.acquisition(() -> semaphore.tryAcquireAsync(permits, waitTime),
                 held -> LockScope.heldOrTimeout(held, permits, permits + " permits of semaphore " + name(), waitTime),
-                Integer.class, granted -> semaphore.releaseAsync(permits));
+                granted -> semaphore.releaseAsync(permits));
         return Flux.usingWhen(taken, held -> work,
                 held -> release(held), (held, failure) -> release(held), held -> release(held));
     }
 
     /** Takes {@code permits} permits, waiting as long as needed. */
     public Mono<Void> acquire(int permits) {
-        return LockScope.acquisition(() -> semaphore.acquireAsync(permits), granted -> Boolean.TRUE, Boolean.class,
+        return LockScope.acquisition(() -> semaphore.acquireAsync(permits), granted -> Boolean.TRUE,
                 granted -> semaphore.releaseAsync(permits)).then();
     }
 

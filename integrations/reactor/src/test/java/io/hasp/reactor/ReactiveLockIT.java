@@ -139,8 +139,8 @@ class ReactiveLockIT {
         granted.join();
         assertEquals(1L, exists("rx:late-grant"));
         // The grant is there before the subscriber, which cancels as soon as it subscribes: the value
-        // comes after the cancel, is discarded, and must be given back.
-        LockScope.acquisition(() -> granted, ignored -> Boolean.TRUE, Boolean.class, ignored -> haspLock.unlockAsync(owner))
+        // comes after the cancel, never reaches the subscriber, and must be given back.
+        LockScope.acquisition(() -> granted, ignored -> Boolean.TRUE, ignored -> haspLock.unlockAsync(owner))
                 .subscribe(new BaseSubscriber<Boolean>() {
                     @Override
                     protected void hookOnSubscribe(Subscription subscription) {
