@@ -71,15 +71,16 @@ final class ReactiveCalls {
         }
     }
 
-    /** Attempt {@code attempt} and the ones after it: true when held, false when the call is skipped. */
+    /**
+     * Attempt {@code attempt} and the ones after it: true when held, false when the call is skipped. A grant goes on
+     * through {@code filter} and {@code switchIfEmpty}, which hand a value on even to a subscriber that is leaving
+     * (where {@code usingWhen} gives it back); {@code flatMap} or {@code then} would drop or discard it there.
+     */
     private static Mono<Boolean> attempt(ReactiveLock lock, String name, LockOptions options, int attempt, long start) {
         Mono<Boolean> once = options.leaseTime() == null
                 ? lock.tryLock(options.waitTime())
                 : lock.tryLock(options.waitTime(), options.leaseTime());
-        return once.flatMap(held -> {
-            if (held) {
-                return Mono.just(true);
-            }
+        return once.filter(Boolean::booleanValue).switchIfEmpty(Mono.defer(() -> {
             if (options.retryCount() != 0 && attempt > options.retryCount()) {
                 if (options.whenUnavailable() == WhenUnavailable.SKIP) {
                     return Mono.just(false);
@@ -87,9 +88,9 @@ final class ReactiveCalls {
                 return Mono.error(new LockUnavailableException(name, attempt, Duration.ofNanos(System.nanoTime() - start),
                         options, null));
             }
-            return Mono.delay(Duration.ofNanos(LockTemplate.jitter(options.retryInterval())))
-                    .then(Mono.defer(() -> attempt(lock, name, options, attempt + 1, start)));
-        });
+            return Mono.defer(() -> attempt(lock, name, options, attempt + 1, start))
+                    .delaySubscription(Duration.ofNanos(LockTemplate.jitter(options.retryInterval())));
+        }));
     }
 
     private static Mono<Void> release(ReactiveLock lock, boolean held) {

@@ -1,9 +1,11 @@
 package io.hasp.annotation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hasp.HaspClient;
+import io.hasp.lock.HaspLock;
 import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
@@ -12,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -63,6 +66,9 @@ class LockedReactiveMethodsIT {
 
         @Locked(value = "feed", retryCount = 1, retryInterval = 10, whenUnavailable = WhenUnavailable.SKIP)
         Mono<String> refreshOrSkip(@LockKey String id);
+
+        @Locked(value = "feed", retryCount = 0, retryInterval = 1)
+        Mono<String> refreshRetrying(@LockKey String id, Mono<String> work);
     }
 
     static final class Given implements Feeds {
@@ -84,6 +90,11 @@ class LockedReactiveMethodsIT {
         @Override
         public Mono<String> refreshOrSkip(String id) {
             return Mono.just("ran");
+        }
+
+        @Override
+        public Mono<String> refreshRetrying(String id, Mono<String> work) {
+            return work;
         }
     }
 
@@ -141,5 +152,42 @@ class LockedReactiveMethodsIT {
             elsewhere.getLock("feed:c").unlock();
         }
         StepVerifier.create(feeds.refreshOrFail("c")).expectNext("ran").verifyComplete();
+    }
+
+    @Test
+    void aRetryThatGetsTheLockRunsTheMethodAndGivesItBack() throws Exception {
+        HaspLock held = elsewhere.getLock("feed:d");
+        held.lock();
+        CompletableFuture<String> result;
+        try {
+            result = feeds.refreshRetrying("d", Mono.fromCallable(() -> exists("feed:d") == 1L ? "ran holding" : "ran free"))
+                    .toFuture();
+            assertFalse(result.isDone(), "nothing runs while the lock is held elsewhere");
+        } finally {
+            held.unlock();
+        }
+        assertEquals("ran holding", result.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+        assertTrue(Conditions.await(TIMEOUT, () -> exists("feed:d") == 0L));
+    }
+
+    /**
+     * Subscriptions cancelled at any moment of their retries, while another client takes and frees the lock: the
+     * grants that meet a cancel are given back, so once all is over the lock is free and nothing is held here.
+     */
+    @Test
+    void subscriptionsCancelledDuringRetriesLeaveNothingHeld() {
+        HaspLock other = elsewhere.getLock("feed:e");
+        for (int round = 0; round < 200; round++) {
+            other.lock();
+            Disposable waiting = feeds.refreshRetrying("e", Mono.never()).subscribe();
+            other.unlock();
+            long spinUntil = System.nanoTime() + ThreadLocalRandom.current().nextLong(3_000_000);
+            while (System.nanoTime() < spinUntil) {
+                Thread.onSpinWait();   // a cancel at a random moment, before, during or after the grant
+            }
+            waiting.dispose();
+            assertTrue(Conditions.await(TIMEOUT, () -> exists("feed:e") == 0L), "round " + round + ": the lock was freed");
+        }
+        assertTrue(Conditions.await(TIMEOUT, () -> client.heldLocks() == 0), "nothing is held here");
     }
 }
