@@ -31,21 +31,36 @@ import org.springframework.core.env.Environment;
  * ({@link LockedConfiguration}); with Spring Boot's health support, {@link HaspHealthIndicator}
  * as {@code haspHealthIndicator}; with Spring Integration, a {@link HaspLockRegistry} as
  * {@code haspLockRegistry}; with Micrometer, {@link HaspMetrics} as the client's listener
- * ({@code haspMetrics}), bound to the application's meter registry. A {@link HaspListener} bean of the
- * application's own becomes the client's listener instead.
+ * ({@code haspMetrics}), bound to the application's meter registry; with Actuator, the endpoint
+ * {@link HaspEndpoint} ({@code hasp}). A {@link HaspListener} bean of the application's own becomes the client's
+ * listener instead.
  */
 @AutoConfiguration
 @EnableConfigurationProperties({HaspProperties.class, RedisServerProperties.class})
 @Import(LockedConfiguration.class)
 public class HaspAutoConfiguration {
 
-    /** The client, unless the application defines one. */
+    /**
+     * The client, unless the application defines one. Its connections are named after {@code spring.application.name}
+     * (unless the URL names them, or the name has spaces, which a connection name cannot), so that an operator who
+     * inspects a lock sees which application holds it.
+     */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public HaspClient haspClient(RedisServerProperties redis, HaspProperties hasp, ObjectProvider<HaspListener> listener) {
+    public HaspClient haspClient(RedisServerProperties redis, HaspProperties hasp, ObjectProvider<HaspListener> listener,
+            Environment environment) {
         HaspConfig config = config(redis, hasp);
+        HaspConfig.Builder named = config.toBuilder();
+        String application = environment.getProperty("spring.application.name");
+        if (config.clientName() == null && application != null && !application.isEmpty()
+                && application.chars().noneMatch(c -> c <= ' ')) {
+            named.clientName(application);
+        }
         HaspListener one = listener.getIfUnique();
-        return HaspClient.create(one == null ? config : config.toBuilder().listener(one).build());
+        if (one != null) {
+            named.listener(one);
+        }
+        return HaspClient.create(named.build());
     }
 
     /**
@@ -223,6 +238,21 @@ public class HaspAutoConfiguration {
         @ConditionalOnMissingBean
         HaspReactiveClient haspReactiveClient(HaspClient client) {
             return HaspReactiveClient.of(client);
+        }
+    }
+
+    /**
+     * The Actuator endpoint {@code hasp} ({@link HaspEndpoint}), where the application has Actuator and defines no
+     * {@code HaspEndpoint} of its own; served over HTTP once the application exposes it.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+    static class EndpointConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        HaspEndpoint haspEndpoint(HaspClient client, HaspProperties hasp) {
+            return new HaspEndpoint(client, hasp.getEndpoint().isForceUnlockEnabled());
         }
     }
 

@@ -19,6 +19,7 @@ public class HaspProperties {
     private Duration topologyRefresh;
     private final LockRegistry lockRegistry = new LockRegistry();
     private final ReplicaAcks replicaAcks = new ReplicaAcks();
+    private final Endpoint endpoint = new Endpoint();
 
     /** @return the lease the watchdog keeps renewing for locks taken without one (default 30 s) */
     public Duration getWatchdogLease() {
@@ -97,6 +98,30 @@ public class HaspProperties {
     /** @return how many replicas confirm each of the client's scripts, {@code hasp.replica-acks.*} */
     public ReplicaAcks getReplicaAcks() {
         return replicaAcks;
+    }
+
+    /** @return the settings of the Actuator endpoint {@code hasp}, {@code hasp.endpoint.*} */
+    public Endpoint getEndpoint() {
+        return endpoint;
+    }
+
+    /** {@code hasp.endpoint.*}: the Actuator endpoint {@code hasp}, made when the application has Actuator. */
+    public static class Endpoint {
+
+        private boolean forceUnlockEnabled;
+
+        /** @return whether the endpoint's force-unlock operation runs (default false: it answers 403) */
+        public boolean isForceUnlockEnabled() {
+            return forceUnlockEnabled;
+        }
+
+        /**
+         * @param forceUnlockEnabled whether {@code DELETE /actuator/hasp/{name}} frees a lock whoever holds it; a
+         *     holder whose lock is freed so does not know it until it unlocks or renews
+         */
+        public void setForceUnlockEnabled(boolean forceUnlockEnabled) {
+            this.forceUnlockEnabled = forceUnlockEnabled;
+        }
     }
 
     /**
