@@ -4,8 +4,7 @@ import io.hasp.HaspClient;
 import io.hasp.inspect.HeldLock;
 import io.hasp.inspect.LockInfo;
 import io.hasp.inspect.PlainViews;
-import io.hasp.lock.rw.HaspReadWriteLock;
-import io.hasp.lock.rw.HaspReadWriteLocks;
+import io.hasp.lock.rw.ForceUnlock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -103,20 +102,11 @@ public class HaspEndpoint {
         }
         LockInfo before = client.inspector().inspect(name);
         boolean unlocked;
-        switch (before.kind()) {
-            case NONE -> unlocked = false;
-            case REENTRANT -> unlocked = client.getLock(name).forceUnlock();
-            case FENCED -> unlocked = client.getFencedLock(name).forceUnlock();
-            case FAIR -> unlocked = client.getFairLock(name).forceUnlock();
-            case READ_WRITE -> {
-                HaspReadWriteLock lock = HaspReadWriteLocks.get(client, name);
-                unlocked = lock.writeLock().forceUnlock() | lock.readLock().forceUnlock();
-            }
-            default -> {
-                body.put("error", "not a lock: " + name + " is a " + before.kind()
-                        + " (force-unlock frees reentrant, fenced, fair and read/write locks)");
-                return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_BAD_REQUEST);
-            }
+        try {
+            unlocked = ForceUnlock.run(client, before);
+        } catch (IllegalArgumentException notALock) {
+            body.put("error", notALock.getMessage());
+            return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_BAD_REQUEST);
         }
         List<String> holders = before.holders().stream().map(holder -> holder.owner()
                 + before.process(holder.clientId()).map(process -> " (" + process.describe() + ")").orElse("")).toList();
