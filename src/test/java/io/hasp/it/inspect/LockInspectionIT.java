@@ -356,6 +356,9 @@ class LockInspectionIT {
                     new java.util.HashSet<>(hasp.inspector().locks("inspect:list:*", 1_000)), "the locks, not the string");
             assertEquals(1, hasp.inspector().locks("inspect:list:*", 1).size());
             assertTrue(hasp.inspector().locks("inspect:nothing:*", 10).isEmpty());
+            assertEquals(1L, probe.call("EXISTS", "hasp_client:{" + hasp.id() + "}"), "the client's record is a hash");
+            assertTrue(hasp.inspector().locks("*", 100_000).stream().noneMatch(name -> name.startsWith("hasp_client:")),
+                    "the clients' records are not listed as locks");
         } finally {
             first.unlock();
             second.unlock();

@@ -23,6 +23,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClientRecord {
 
+    /** What the key of every client's record starts with. */
+    static final String KEY_PREFIX = "hasp_client:{";
+
     private static final Logger log = LoggerFactory.getLogger(ClientRecord.class);
     private static final Script WRITE = Script.fromResource(ClientRecord.class, "client_record.lua");
 
@@ -60,7 +63,7 @@ public final class ClientRecord {
 
     /** The key of client {@code clientId}'s record. */
     public static String key(String clientId) {
-        return "hasp_client:{" + clientId + '}';
+        return KEY_PREFIX + clientId + '}';
     }
 
     /** The application's name when the client has none: the main class or jar the JVM was started with, else "java". */

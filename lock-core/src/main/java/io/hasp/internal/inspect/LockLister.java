@@ -14,7 +14,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Lists the names of locks with {@code SCAN ... TYPE hash} on every master, one step of {@link #STEP} keys at a
  * time, never {@code KEYS}: each step is short work for the server, whatever the size of its keyspace. Every lock is
- * a hash, so the names are those of locks, and of any other hash that matches the pattern.
+ * a hash, so the names are those of locks, and of any other hash that matches the pattern; the records in which hasp
+ * clients name their processes ({@code hasp_client:{<id>}}), hashes too, are left out.
  */
 public final class LockLister {
 
@@ -61,8 +62,9 @@ public final class LockLister {
                 if (!(name instanceof RespBulkString text)) {
                     throw new RedisProtocolException("SCAN: a name that is not a string: " + name, null);
                 }
-                if (found.size() < limit) {
-                    found.add(text.asString());
+                String key = text.asString();
+                if (found.size() < limit && !key.startsWith(ClientRecord.KEY_PREFIX)) {
+                    found.add(key);
                 }
             }
             return cursor.asString();
