@@ -82,6 +82,31 @@ public interface HaspListener {
     }
 
     /**
+     * An unlock of lock {@code lock} of kind {@code kind} began, on the calling thread. What it returns comes back
+     * with the unlock's end ({@link #released}): a tracing span or an {@code Observation}, say.
+     *
+     * @param kind the lock's kind
+     * @param lock the lock's name
+     * @return anything to hand to the end of this unlock, or null
+     */
+    default Object releaseStarted(String kind, String lock) {
+        return null;
+    }
+
+    /**
+     * An unlock ended after {@code nanos}: it gave back one hold ({@code cause} null), or it failed ({@code cause}
+     * says how, as {@link #unlockFailed}, which is told too).
+     *
+     * @param kind the lock's kind
+     * @param lock the lock's name
+     * @param nanos from the start of the unlock to its end
+     * @param cause why it failed, or null when it gave the hold back
+     * @param started what {@link #releaseStarted} returned for it
+     */
+    default void released(String kind, String lock, long nanos, Throwable cause, Object started) {
+    }
+
+    /**
      * The watchdog renewed a batch of holds in one script call that took {@code nanos}; {@code lost} of them were
      * gone from Redis (each also ends with {@link #holdEnded}).
      *

@@ -72,6 +72,19 @@ class HaspListenerIT {
         }
 
         @Override
+        public Object releaseStarted(String kind, String lock) {
+            Event started = new Event("unlocking", kind, lock, 0, null);
+            events.add(started);
+            return started;
+        }
+
+        @Override
+        public void released(String kind, String lock, long nanos, Throwable cause, Object started) {
+            assertEquals(lock, ((Event) started).lock(), "the start comes back with the end");
+            events.add(new Event("released", kind, lock, nanos, cause));
+        }
+
+        @Override
         public void unlockFailed(String kind, String lock, Throwable cause) {
             events.add(new Event("unlockFailed", kind, lock, 0, cause));
         }
@@ -131,6 +144,12 @@ class HaspListenerIT {
         assertEquals(HoldEnd.RELEASED, ended.detail());
         assertTrue(ended.nanos() > 0);
         assertEquals(List.of(), recorder.of("failed", name));
+        await("both unlocks' ends heard", SLACK, () -> recorder.of("released", name).size() == 2);
+        for (Event released : recorder.of("released", name)) {
+            assertEquals("reentrant", released.kind());
+            assertEquals(null, released.detail(), "given back");
+            assertTrue(released.nanos() > 0, String.valueOf(released));
+        }
 
         client.getFairLock(name + ":fair").lock();
         client.getFairLock(name + ":fair").unlock();
@@ -166,6 +185,9 @@ class HaspListenerIT {
         assertThrows(IllegalMonitorStateException.class, lock::unlock);
         assertEquals(1, recorder.of("unlockFailed", name).size());
         assertInstanceOf(IllegalMonitorStateException.class, recorder.of("unlockFailed", name).get(0).detail());
+        assertEquals(1, recorder.of("unlocking", name).size(), "the unlock's start is heard");
+        assertInstanceOf(IllegalMonitorStateException.class, recorder.of("released", name).get(0).detail(),
+                "and its end, with why it failed");
 
         HaspLock leased = client.getLock(name + ":leased");
         assertTrue(leased.tryLock(Duration.ZERO, Duration.ofMillis(100)));

@@ -56,8 +56,12 @@ import java.util.function.ToDoubleFunction;
  * <p>Lock names are not tags by default: an application with a name per order or per user would make a meter
  * per name. {@link Builder#lockNames} opts in for a bounded set: those names are tagged {@code lock=<name>}, every
  * other name {@code lock=other}. With {@link Builder#observations} each acquisition is also an
- * {@link Observation} named {@code hasp.lock.acquire}, with {@code kind} and {@code outcome} as low-cardinality
- * keys and the lock's name as a high-cardinality one (on the span, never on a meter).
+ * {@link Observation} named {@code hasp.lock.acquire} ({@code lock <kind>} in a trace), with {@code kind} and
+ * {@code outcome} ({@code acquired}, {@code timeout}, {@code cancelled}, {@code failed}) as low-cardinality keys and
+ * the lock's name ({@code lock}) and the wait in milliseconds ({@code wait.ms}) as high-cardinality ones (on the
+ * span, never on a meter); and each unlock an {@link Observation} named {@code hasp.lock.release} ({@code unlock
+ * <kind>}), with {@code kind}, {@code outcome} ({@code released} or {@code failed}) and {@code lock}. With Micrometer
+ * Tracing's OpenTelemetry or Brave bridge on the registry, each is a span that names its lock.
  *
  * <p>Events that come before {@link #bindTo} are not counted. Thread-safe; the listener's methods are quick and
  * never block.
@@ -133,8 +137,13 @@ public final class HaspMetrics implements HaspListener, MeterBinder {
     public void acquired(String kind, String lock, long waitNanos, Object started) {
         record(kind, lock, waitNanos, "acquired");
         if (started instanceof Observation observation) {
-            observation.lowCardinalityKeyValue("outcome", "acquired").stop();
+            observation.lowCardinalityKeyValue("outcome", "acquired")
+                    .highCardinalityKeyValue("wait.ms", millis(waitNanos)).stop();
         }
+    }
+
+    private static String millis(long nanos) {
+        return Long.toString(TimeUnit.NANOSECONDS.toMillis(nanos));
     }
 
     @Override
@@ -146,7 +155,31 @@ public final class HaspMetrics implements HaspListener, MeterBinder {
             if (cause != null) {
                 observation.error(cause);
             }
-            observation.lowCardinalityKeyValue("outcome", outcome).stop();
+            observation.lowCardinalityKeyValue("outcome", outcome).highCardinalityKeyValue("wait.ms", millis(waitNanos))
+                    .stop();
+        }
+    }
+
+    @Override
+    public Object releaseStarted(String kind, String lock) {
+        if (observations == null) {
+            return null;
+        }
+        return Observation.createNotStarted("hasp.lock.release", observations)
+                .contextualName("unlock " + kind)
+                .lowCardinalityKeyValue("kind", kind)
+                .lowCardinalityKeyValue("client", clientName)
+                .highCardinalityKeyValue("lock", lock)
+                .start();
+    }
+
+    @Override
+    public void released(String kind, String lock, long nanos, Throwable cause, Object started) {
+        if (started instanceof Observation observation) {
+            if (cause != null) {
+                observation.error(cause);
+            }
+            observation.lowCardinalityKeyValue("outcome", cause == null ? "released" : "failed").stop();
         }
     }
 

@@ -238,7 +238,7 @@ class HaspMetricsIT {
     }
 
     @Test
-    void eachAcquisitionIsObservedWithTheLockNameOnTheSpanOnly() throws Exception {
+    void eachAcquisitionAndUnlockIsObservedWithTheLockNameOnTheSpanOnly() throws Exception {
         ObservationRegistry observations = ObservationRegistry.create();
         List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
         observations.observationConfig().observationHandler(new ObservationHandler<>() {
@@ -257,9 +257,12 @@ class HaspMetricsIT {
             tracedClient.getFairLock(name).lock();
             tracedClient.getFairLock(name).unlock();
         }
-        assertEquals(1, stopped.size());
+        assertEquals(2, stopped.size(), "the acquisition and the unlock");
         Observation.Context context = stopped.get(0);
         assertEquals("hasp.lock.acquire", context.getName());
+        assertEquals("hasp.lock.release", stopped.get(1).getName());
+        assertEquals(name, stopped.get(1).getHighCardinalityKeyValue("lock").getValue());
+        assertEquals("released", stopped.get(1).getLowCardinalityKeyValue("outcome").getValue());
         assertEquals("fair", context.getLowCardinalityKeyValue("kind").getValue());
         assertEquals("acquired", context.getLowCardinalityKeyValue("outcome").getValue());
         assertEquals(name, context.getHighCardinalityKeyValue("lock").getValue());

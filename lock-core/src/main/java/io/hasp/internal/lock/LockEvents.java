@@ -79,15 +79,26 @@ final class LockEvents {
         }
     }
 
-    /** Tells an unlock's failure, once {@code unlock} completes. */
-    CompletableFuture<Void> followUnlock(LockKind kind, String name, CompletableFuture<Void> unlock) {
+    /** Tells of an unlock that begins now, and of how it ends once {@code start} has started it; returns it. */
+    CompletableFuture<Void> release(LockKind kind, String name, Supplier<CompletableFuture<Void>> start) {
+        long startNanos = context.nanoTime();
+        Object started = null;
+        try {
+            started = listener.releaseStarted(kindName(kind), name);
+        } catch (RuntimeException e) {
+            complain("releaseStarted", e);
+        }
+        Object token = started;
+        CompletableFuture<Void> unlock = start.get();
         unlock.whenComplete((ok, error) -> {
-            if (error != null) {
-                try {
-                    listener.unlockFailed(kindName(kind), name, Futures.unwrap(error));
-                } catch (RuntimeException e) {
-                    complain("unlockFailed", e);
+            Throwable cause = error == null ? null : Futures.unwrap(error);
+            try {
+                listener.released(kindName(kind), name, context.nanoTime() - startNanos, cause, token);
+                if (cause != null) {
+                    listener.unlockFailed(kindName(kind), name, cause);
                 }
+            } catch (RuntimeException e) {
+                complain("released/unlockFailed", e);
             }
         });
         return unlock;

@@ -287,8 +287,9 @@ public final class LockService implements AutoCloseable {
         LockArguments.notNull("kind", kind);
         LockArguments.name("name", name);
         LockArguments.notNull("owner", owner);
-        CompletableFuture<Void> unlock = Unlock.start(context, kind, name, owner);
-        return context.events == null ? unlock : context.events.followUnlock(kind, name, unlock);
+        LockEvents events = context.events;
+        return events == null ? Unlock.start(context, kind, name, owner)
+                : events.release(kind, name, () -> Unlock.start(context, kind, name, owner));
     }
 
     /**
