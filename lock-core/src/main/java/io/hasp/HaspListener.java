@@ -58,6 +58,46 @@ public interface HaspListener {
     }
 
     /**
+     * An acquisition sent its acquire script to Redis, attempt {@code attempt} (from 1): a first try, or one after
+     * a release message, a holder's lease or a lost reply. What it returns comes back with the answer
+     * ({@link #attemptAnswered}): a child span of the acquisition's, say, so that the script under a lock's wait is
+     * named, not an anonymous {@code EVALSHA}. The calls of one acquisition come one after the other.
+     *
+     * @param kind the lock's kind
+     * @param lock the lock's name
+     * @param attempt how many acquire scripts the acquisition has sent, this one included
+     * @param started what {@link #acquireStarted} returned for the acquisition
+     * @return anything to hand to the answer, or null (then {@link #attemptAnswered} is not called)
+     */
+    default Object attemptSent(String kind, String lock, int attempt, Object started) {
+        return null;
+    }
+
+    /**
+     * The answer to an acquire script: {@code acquired}, or the lock held by another (both false), or
+     * {@code error} when no answer came (a lost reply, a timeout, a server error).
+     *
+     * @param kind the lock's kind
+     * @param lock the lock's name
+     * @param acquired whether the script gave the lock
+     * @param error why it has no answer, or null
+     * @param sent what {@link #attemptSent} returned for it
+     */
+    default void attemptAnswered(String kind, String lock, boolean acquired, Throwable error, Object sent) {
+    }
+
+    /**
+     * A release in this client handed the lock straight to this waiting acquisition within its own script, with no
+     * acquire script of the acquisition's own ({@link #acquired} follows).
+     *
+     * @param kind the lock's kind
+     * @param lock the lock's name
+     * @param started what {@link #acquireStarted} returned for the acquisition
+     */
+    default void handedOver(String kind, String lock, Object started) {
+    }
+
+    /**
      * A hold ended after {@code heldNanos}: {@link HoldEnd#RELEASED} by its unlock (or a forced unlock),
      * {@link HoldEnd#LOST} or {@link HoldEnd#EXPIRED} when the owner lost the lock's protection before its unlock.
      * A re-entered hold ends once, when its last level is given back.
@@ -115,6 +155,17 @@ public interface HaspListener {
      * @param nanos the call's round trip
      */
     default void renewed(int holds, int lost, long nanos) {
+    }
+
+    /**
+     * The watchdog's renewal call for a batch of {@code holds} holds failed: no answer in time, a lost connection,
+     * or an answer it could not read. It tries again at its next tick; a hold whose lease runs out meanwhile ends
+     * as {@link HoldEnd#LOST}.
+     *
+     * @param holds the holds in the batch
+     * @param cause why the call failed
+     */
+    default void renewalFailed(int holds, Throwable cause) {
     }
 
     /**

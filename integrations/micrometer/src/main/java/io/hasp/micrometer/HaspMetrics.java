@@ -60,8 +60,13 @@ import java.util.function.ToDoubleFunction;
  * {@code outcome} ({@code acquired}, {@code timeout}, {@code cancelled}, {@code failed}) as low-cardinality keys and
  * the lock's name ({@code lock}) and the wait in milliseconds ({@code wait.ms}) as high-cardinality ones (on the
  * span, never on a meter); and each unlock an {@link Observation} named {@code hasp.lock.release} ({@code unlock
- * <kind>}), with {@code kind}, {@code outcome} ({@code released} or {@code failed}) and {@code lock}. With Micrometer
- * Tracing's OpenTelemetry or Brave bridge on the registry, each is a span that names its lock.
+ * <kind>}), with {@code kind}, {@code outcome} ({@code released} or {@code failed}) and {@code lock}. Under an
+ * acquisition, each acquire script it sends is a child observation {@code hasp.lock.attempt} ({@code EVALSHA acquire
+ * <kind>}, with {@code attempt} and {@code outcome}: {@code acquired}, {@code held} or {@code no_answer}), the
+ * acquisition counts them ({@code attempts}), and a hand-over in this process is an event on it
+ * ({@code hasp.lock.handed.over}, with {@code handed.over=true}). A failed watchdog renewal is an observation
+ * {@code hasp.lock.renewal.failed} with the error. With Micrometer Tracing's OpenTelemetry or Brave bridge on the
+ * registry, each is a span that names its lock.
  *
  * <p>Events that come before {@link #bindTo} are not counted. Thread-safe; the listener's methods are quick and
  * never block.
@@ -158,6 +163,58 @@ public final class HaspMetrics implements HaspListener, MeterBinder {
             observation.lowCardinalityKeyValue("outcome", outcome).highCardinalityKeyValue("wait.ms", millis(waitNanos))
                     .stop();
         }
+    }
+
+    /** Each acquire script sent is a child of its acquisition's observation; the acquisition counts them. */
+    @Override
+    public Object attemptSent(String kind, String lock, int attempt, Object started) {
+        if (!(started instanceof Observation acquisition)) {
+            return null;
+        }
+        acquisition.highCardinalityKeyValue("attempts", Integer.toString(attempt));
+        return Observation.createNotStarted("hasp.lock.attempt", observations)
+                .parentObservation(acquisition)
+                .contextualName("EVALSHA acquire " + kind)
+                .lowCardinalityKeyValue("kind", kind)
+                .lowCardinalityKeyValue("db.system", "redis")
+                .lowCardinalityKeyValue("db.operation", "EVALSHA")
+                .highCardinalityKeyValue("lock", lock)
+                .highCardinalityKeyValue("attempt", Integer.toString(attempt))
+                .start();
+    }
+
+    @Override
+    public void attemptAnswered(String kind, String lock, boolean acquired, Throwable error, Object sent) {
+        if (sent instanceof Observation attempt) {
+            if (error != null) {
+                attempt.error(error);
+            }
+            attempt.lowCardinalityKeyValue("outcome", error != null ? "no_answer" : acquired ? "acquired" : "held")
+                    .stop();
+        }
+    }
+
+    @Override
+    public void handedOver(String kind, String lock, Object started) {
+        if (started instanceof Observation acquisition) {
+            acquisition.highCardinalityKeyValue("handed.over", "true")
+                    .event(Observation.Event.of("hasp.lock.handed.over"));
+        }
+    }
+
+    /** A failed renewal call is an observation of its own, {@code hasp.lock.renewal.failed}, with the error. */
+    @Override
+    public void renewalFailed(int holds, Throwable cause) {
+        if (observations == null) {
+            return;
+        }
+        Observation.createNotStarted("hasp.lock.renewal.failed", observations)
+                .contextualName("renewal failed")
+                .lowCardinalityKeyValue("client", clientName)
+                .highCardinalityKeyValue("holds", Integer.toString(holds))
+                .start()
+                .error(cause)
+                .stop();
     }
 
     @Override

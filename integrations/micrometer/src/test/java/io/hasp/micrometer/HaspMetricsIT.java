@@ -257,12 +257,13 @@ class HaspMetricsIT {
             tracedClient.getFairLock(name).lock();
             tracedClient.getFairLock(name).unlock();
         }
-        assertEquals(2, stopped.size(), "the acquisition and the unlock");
-        Observation.Context context = stopped.get(0);
+        assertEquals(List.of("hasp.lock.attempt", "hasp.lock.acquire", "hasp.lock.release"),
+                stopped.stream().map(Observation.Context::getName).toList(), "the acquire script, the acquisition, the unlock");
+        Observation.Context context = stopped.get(1);
         assertEquals("hasp.lock.acquire", context.getName());
-        assertEquals("hasp.lock.release", stopped.get(1).getName());
-        assertEquals(name, stopped.get(1).getHighCardinalityKeyValue("lock").getValue());
-        assertEquals("released", stopped.get(1).getLowCardinalityKeyValue("outcome").getValue());
+        assertEquals(context, stopped.get(0).getParentObservation().getContextView(), "the script under its acquisition");
+        assertEquals(name, stopped.get(2).getHighCardinalityKeyValue("lock").getValue());
+        assertEquals("released", stopped.get(2).getLowCardinalityKeyValue("outcome").getValue());
         assertEquals("fair", context.getLowCardinalityKeyValue("kind").getValue());
         assertEquals("acquired", context.getLowCardinalityKeyValue("outcome").getValue());
         assertEquals(name, context.getHighCardinalityKeyValue("lock").getValue());

@@ -134,6 +134,7 @@ final class Acquisition extends Successor implements Stranded {
         }
         int target = context.holds.count(holdKey) + 1;
         long sentNanos = context.nanoTime();
+        Object sent = LockEvents.attemptSent(context, this);   // its span, under the acquisition's, when heard
         CompletableFuture<AcquireOutcome> reply;
         try {
             reply = kind.acquireInLine(context.topology, name, owner, leaseMillis, target, context.inLine(), waits);
@@ -141,7 +142,10 @@ final class Acquisition extends Successor implements Stranded {
             // Not sent: the outcome is known. (Not Futures.sent: its lambda costs an allocation per acquire.)
             reply = CompletableFuture.failedFuture(e);
         }
-        Futures.whenDone(reply, (outcome, error) -> onReply(target, sentNanos, outcome, error));
+        Futures.whenDone(reply, (outcome, error) -> {
+            LockEvents.attemptAnswered(context, this, sent, outcome, error);
+            onReply(target, sentNanos, outcome, error);
+        });
     }
 
     private void onReply(int target, long sentNanos, AcquireOutcome outcome, Throwable error) {
@@ -335,6 +339,7 @@ final class Acquisition extends Successor implements Stranded {
     @Override
     void handOverEnded(boolean handedOver, Throwable error, long sentNanos) {
         if (handedOver) {
+            LockEvents.handedOver(context, this);
             onAcquired(1, sentNanos, 0);  // kinds that issue tokens never hand over
         } else if (error != null) {
             // The hand-over may have taken place: an acquire with target 1 is harmless if it did.
@@ -365,11 +370,6 @@ final class Acquisition extends Successor implements Stranded {
     @Override
     public void clientClosed(RedisClosedException closed) {
         result.completeExceptionally(closed);
-    }
-
-    @Override
-    public String toString() {
-        return "acquisition of " + kind + " lock " + name + " for " + owner;
     }
 
     /** Runs once the result completed: releases the channel and timers, gives back a lock lockAsync's caller ended. */

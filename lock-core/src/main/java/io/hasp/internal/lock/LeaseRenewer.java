@@ -1,5 +1,6 @@
 package io.hasp.internal.lock;
 
+import io.hasp.RedisProtocolException;
 import io.hasp.internal.Futures;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
@@ -221,6 +222,10 @@ final class LeaseRenewer {
             long now = nanoClock.getAsLong();
             String why = error != null ? Futures.unwrap(error).toString() : "unexpected reply " + outcome;
             log.debug("lease renewal of {} locks failed, trying again next tick: {}", batch.size(), why);
+            if (events != null) {
+                events.renewalFailed(batch.size(), error != null ? Futures.unwrap(error)
+                        : new RedisProtocolException("lease renewal: " + why, null));
+            }
             for (Hold hold : batch) {
                 hold.endRenewal(false, sentNanos);
                 if (hold.leaseRunOut(now)) {

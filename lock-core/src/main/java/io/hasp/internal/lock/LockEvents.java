@@ -35,32 +35,78 @@ final class LockEvents {
 
     /**
      * Tells of an acquisition that begins now, and of how it ends once {@code start} has started it and its result
-     * completes; returns that result.
+     * completes; returns that result. What the listener returns for its start becomes the acquisition's trace, the
+     * parent its attempts are told with.
      */
-    <T> CompletableFuture<T> acquisition(LockKind kind, String name, Supplier<CompletableFuture<T>> start) {
+    <T> CompletableFuture<T> acquisition(Successor acquisition, Supplier<CompletableFuture<T>> start) {
+        String kind = kindName(acquisition.kind);
+        String name = acquisition.name;
         long startNanos = context.nanoTime();
         Object started = null;
         try {
-            started = listener.acquireStarted(kindName(kind), name);
+            started = listener.acquireStarted(kind, name);
         } catch (RuntimeException e) {
             complain("acquireStarted", e);
         }
         Object token = started;
+        acquisition.trace = token;
         CompletableFuture<T> result = start.get();
         result.whenComplete((value, error) -> {
             long waited = context.nanoTime() - startNanos;
             try {
                 if (error == null && !Boolean.FALSE.equals(value)) {
-                    listener.acquired(kindName(kind), name, waited, token);
+                    listener.acquired(kind, name, waited, token);
                 } else {
-                    listener.acquireFailed(kindName(kind), name, waited, error == null ? null : Futures.unwrap(error),
-                            token);
+                    listener.acquireFailed(kind, name, waited, error == null ? null : Futures.unwrap(error), token);
                 }
             } catch (RuntimeException e) {
                 complain("acquired/acquireFailed", e);
             }
         });
         return result;
+    }
+
+    /** An acquire script of {@code acquisition} is being sent: what the listener returned for it, or null. */
+    static Object attemptSent(LockContext context, Successor acquisition) {
+        LockEvents events = context.events;
+        if (events == null) {
+            return null;
+        }
+        int attempt = ++acquisition.attempts;   // its sends follow one another: one writer at a time
+        try {
+            return events.listener.attemptSent(kindName(acquisition.kind), acquisition.name, attempt, acquisition.trace);
+        } catch (RuntimeException e) {
+            complain("attemptSent", e);
+            return null;
+        }
+    }
+
+    /** The answer to an acquire script whose send the listener heard ({@code sent} not null). */
+    static void attemptAnswered(LockContext context, Successor acquisition, Object sent, AcquireOutcome outcome,
+            Throwable error) {
+        LockEvents events = context.events;
+        if (events == null || sent == null) {
+            return;
+        }
+        try {
+            events.listener.attemptAnswered(kindName(acquisition.kind), acquisition.name,
+                    error == null && outcome.acquired(), error == null ? null : Futures.unwrap(error), sent);
+        } catch (RuntimeException e) {
+            complain("attemptAnswered", e);
+        }
+    }
+
+    /** A release of this client handed the lock to {@code acquisition} in its own script. */
+    static void handedOver(LockContext context, Successor acquisition) {
+        LockEvents events = context.events;
+        if (events == null) {
+            return;
+        }
+        try {
+            events.listener.handedOver(kindName(acquisition.kind), acquisition.name, acquisition.trace);
+        } catch (RuntimeException e) {
+            complain("handedOver", e);
+        }
     }
 
     /** A hold began with a grant sent at {@code grantedNanos}. */
@@ -110,6 +156,15 @@ final class LockEvents {
             listener.topologyChanged(change);
         } catch (RuntimeException e) {
             complain("topologyChanged", e);
+        }
+    }
+
+    /** A renewal call for {@code holds} holds failed: no answer, or not one it understood. */
+    void renewalFailed(int holds, Throwable cause) {
+        try {
+            listener.renewalFailed(holds, cause);
+        } catch (RuntimeException e) {
+            complain("renewalFailed", e);
         }
     }
 

@@ -245,7 +245,7 @@ public final class LockService implements AutoCloseable {
             long waitNanos) {
         Acquisition acquisition = acquisition(kind, name, owner, leaseMillis, waitNanos);
         LockEvents events = context.events;
-        return events == null ? acquisition.start() : events.acquisition(kind, name, acquisition::start);
+        return events == null ? acquisition.start() : events.acquisition(acquisition, acquisition::start);
     }
 
     /**
@@ -255,7 +255,7 @@ public final class LockService implements AutoCloseable {
     CompletableFuture<Void> acquireUntilHeld(LockKind kind, String name, LockOwner owner, long leaseMillis) {
         Acquisition acquisition = acquisition(kind, name, owner, leaseMillis, -1);
         LockEvents events = context.events;
-        return events == null ? acquisition.startLocking() : events.acquisition(kind, name, acquisition::startLocking);
+        return events == null ? acquisition.startLocking() : events.acquisition(acquisition, acquisition::startLocking);
     }
 
     private Acquisition acquisition(LockKind kind, String name, LockOwner owner, long leaseMillis, long waitNanos) {

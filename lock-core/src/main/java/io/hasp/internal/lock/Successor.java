@@ -17,6 +17,10 @@ abstract class Successor {
     final LockOwner owner;
     /** The lease a hold handed to it gets, in milliseconds. */
     final long leaseMillis;
+    /** What the client's listener returned at its start (a span, say), or null: set before it starts, by {@link LockEvents}. */
+    volatile Object trace;
+    /** How many acquire scripts it sent, counted only when a listener hears them ({@link LockEvents}). */
+    volatile int attempts;
 
     Successor(LockKind kind, String name, LockOwner owner, long leaseMillis) {
         this.kind = kind;
@@ -52,4 +56,9 @@ abstract class Successor {
      * release did not hand over (then it looks again).
      */
     abstract void handOverEnded(boolean handedOver, Throwable error, long sentNanos);
+
+    @Override
+    public String toString() {
+        return "acquisition of " + kind + " lock " + name + " for " + owner;
+    }
 }
