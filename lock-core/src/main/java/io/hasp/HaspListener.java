@@ -1,6 +1,7 @@
 package io.hasp;
 
 import io.hasp.lock.HoldEnd;
+import java.util.List;
 
 /**
  * Hears what a {@link HaspClient} does with its locks and connections, for metrics, tracing and logs: set one on
@@ -158,14 +159,15 @@ public interface HaspListener {
     }
 
     /**
-     * The watchdog's renewal call for a batch of {@code holds} holds failed: no answer in time, a lost connection,
-     * or an answer it could not read. It tries again at its next tick; a hold whose lease runs out meanwhile ends
-     * as {@link HoldEnd#LOST}.
+     * The watchdog's renewal call for a batch of holds failed: no answer in time, a lost connection, or an answer it
+     * could not read. It tries again at its next tick; a hold whose lease runs out meanwhile ends as
+     * {@link HoldEnd#LOST}.
      *
-     * @param holds the holds in the batch
+     * @param kind the kind of the batch's locks (one call renews locks of one kind)
+     * @param locks the names of the locks whose holds the call renewed, one per hold
      * @param cause why the call failed
      */
-    default void renewalFailed(int holds, Throwable cause) {
+    default void renewalFailed(String kind, List<String> locks, Throwable cause) {
     }
 
     /**

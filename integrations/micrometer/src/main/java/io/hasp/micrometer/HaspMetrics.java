@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
@@ -65,7 +66,7 @@ import java.util.function.ToDoubleFunction;
  * <kind>}, with {@code attempt} and {@code outcome}: {@code acquired}, {@code held} or {@code no_answer}), the
  * acquisition counts them ({@code attempts}), and a hand-over in this process is an event on it
  * ({@code hasp.lock.handed.over}, with {@code handed.over=true}). A failed watchdog renewal is an observation
- * {@code hasp.lock.renewal.failed} with the error. With Micrometer Tracing's OpenTelemetry or Brave bridge on the
+ * {@code hasp.lock.renewal.failed} with the error, the kind and the names of the locks it renewed ({@code lock}). With Micrometer Tracing's OpenTelemetry or Brave bridge on the
  * registry, each is a span that names its lock.
  *
  * <p>Events that come before {@link #bindTo} are not counted. Thread-safe; the listener's methods are quick and
@@ -204,14 +205,16 @@ public final class HaspMetrics implements HaspListener, MeterBinder {
 
     /** A failed renewal call is an observation of its own, {@code hasp.lock.renewal.failed}, with the error. */
     @Override
-    public void renewalFailed(int holds, Throwable cause) {
+    public void renewalFailed(String kind, List<String> locks, Throwable cause) {
         if (observations == null) {
             return;
         }
         Observation.createNotStarted("hasp.lock.renewal.failed", observations)
                 .contextualName("renewal failed")
                 .lowCardinalityKeyValue("client", clientName)
-                .highCardinalityKeyValue("holds", Integer.toString(holds))
+                .lowCardinalityKeyValue("kind", kind)
+                .highCardinalityKeyValue("holds", Integer.toString(locks.size()))
+                .highCardinalityKeyValue("lock", String.join(",", locks))
                 .start()
                 .error(cause)
                 .stop();

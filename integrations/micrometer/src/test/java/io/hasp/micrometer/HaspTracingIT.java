@@ -175,6 +175,8 @@ class HaspTracingIT {
             SpanData failed = named("renewal failed").get(0);
             assertEquals(StatusData.error().getStatusCode(), failed.getStatus().getStatusCode());
             assertEquals("1", attribute(failed, "holds"));
+            assertEquals("traced:renewed", attribute(failed, "lock"));
+            assertEquals("reentrant", attribute(failed, "kind"));
             lock.forceUnlock();
         }
     }

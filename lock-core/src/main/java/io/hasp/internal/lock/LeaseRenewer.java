@@ -223,8 +223,8 @@ final class LeaseRenewer {
             String why = error != null ? Futures.unwrap(error).toString() : "unexpected reply " + outcome;
             log.debug("lease renewal of {} locks failed, trying again next tick: {}", batch.size(), why);
             if (events != null) {
-                events.renewalFailed(batch.size(), error != null ? Futures.unwrap(error)
-                        : new RedisProtocolException("lease renewal: " + why, null));
+                events.renewalFailed(batch.get(0).kind, batch.stream().map(hold -> hold.name).toList(),
+                        error != null ? Futures.unwrap(error) : new RedisProtocolException("lease renewal: " + why, null));
             }
             for (Hold hold : batch) {
                 hold.endRenewal(false, sentNanos);

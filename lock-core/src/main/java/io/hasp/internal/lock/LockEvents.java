@@ -3,6 +3,7 @@ package io.hasp.internal.lock;
 import io.hasp.HaspListener;
 import io.hasp.internal.Futures;
 import io.hasp.lock.HoldEnd;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -159,10 +160,10 @@ final class LockEvents {
         }
     }
 
-    /** A renewal call for {@code holds} holds failed: no answer, or not one it understood. */
-    void renewalFailed(int holds, Throwable cause) {
+    /** A renewal call for the holds on {@code locks} of {@code kind} failed: no answer, or not one it understood. */
+    void renewalFailed(LockKind kind, List<String> locks, Throwable cause) {
         try {
-            listener.renewalFailed(holds, cause);
+            listener.renewalFailed(kindName(kind), List.copyOf(locks), cause);
         } catch (RuntimeException e) {
             complain("renewalFailed", e);
         }
