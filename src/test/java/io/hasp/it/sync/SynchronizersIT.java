@@ -205,13 +205,20 @@ class SynchronizersIT {
 
     /**
      * Starts a wait of {@code process} for {@code permits} of semaphore {@code name}, and returns it once the waiter
-     * tried, joined and tried again (standing in line where processes take places).
+     * tried, joined and tried again (standing in line where processes take places) and, where processes stand in
+     * line, once its process listens on its own wake channel: a release wakes, and gives a turn to, only a process
+     * that listens there.
      */
     private static CompletableFuture<Boolean> waitInLine(HaspClient process, String name, int permits) {
         long before = HotContention.scripts(servers, name);
         CompletableFuture<Boolean> wait = process.getSemaphore(name).tryAcquireAsync(permits, Duration.ofSeconds(60));
         assertTrue(Conditions.await(DEADLINE, () -> HotContention.scripts(servers, name) - before >= 2),
                 "the waiter tried twice");
+        if (servers.publishCountsListeners()) {
+            String tag = name.indexOf('{') >= 0 ? name : "{" + name + "}";
+            String own = "hasp_semaphore_wake__channel:" + tag + ":" + process.id();
+            assertTrue(Conditions.await(DEADLINE, () -> servers.subscribers(own) >= 1), "the process listens on " + own);
+        }
         return wait;
     }
 
