@@ -115,6 +115,27 @@ class ForceUnlockIT {
     }
 
     @Test
+    void aWriteHeldReadWriteLockIsFreedInWriteMode() {
+        HaspReadWriteLock rw = HaspReadWriteLocks.get(holder, "force:rw-write");
+        rw.writeLock().lock();
+        assertTrue(force("force:rw-write"));
+        assertEquals(0L, probe.call("EXISTS", "force:rw-write"));
+        HaspReadWriteLock mine = HaspReadWriteLocks.get(operator, "force:rw-write");
+        assertTrue(mine.readLock().tryLock(), "a reader gets in");
+        mine.readLock().unlock();
+    }
+
+    @Test
+    void aHashOfTheApplicationsOwnIsLeftAlone() {
+        probe.call("HSET", "force:stats", "views", "10", "clicks", "3");   // numbers, as hold counts are
+        assertEquals(LockInfo.Kind.REENTRANT, operator.inspector().inspect("force:stats").kind(), "it reads as a lock");
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> force("force:stats"));
+        assertTrue(refused.getMessage().contains("no lock owner"), refused.getMessage());
+        assertEquals(1L, probe.call("EXISTS", "force:stats"));
+        probe.call("DEL", "force:stats");
+    }
+
+    @Test
     void aFreeNameIsNotHeldAndASemaphoreIsLeftAlone() {
         assertFalse(force("force:nobody"));
         HaspSemaphore permits = holder.getSemaphore("force:permits");

@@ -90,7 +90,7 @@ final class LockScope<R> {
             });
             future.whenComplete((value, failure) -> {
                 if (failure != null) {
-                    if (!future.isCancelled()) {
+                    if (!future.isCancelled() && handOff.get() != CANCELLED) {   // else nobody listens any more
                         sink.error(failure instanceof CompletionException && failure.getCause() != null
                                 ? failure.getCause() : failure);
                     }
@@ -100,17 +100,21 @@ final class LockScope<R> {
                 try {
                     granted = grant.apply(value);
                 } catch (Refused refused) {
-                    sink.error(refused.getCause());
+                    if (handOff.get() != CANCELLED) {
+                        sink.error(refused.getCause());
+                    }
                     return;
                 } catch (RuntimeException e) {
-                    sink.error(e);
+                    if (handOff.get() != CANCELLED) {
+                        sink.error(e);
+                    }
                     return;
                 }
                 if (handOff.compareAndSet(null, granted)) {
                     sink.success(granted);   // delivered, or dropped by a cancel whose callback gives it back
-                } else {
+                } else if (granted != null) {
                     giveBack.accept(granted);   // the subscriber left before the grant came
-                }
+                }   // null: not acquired, nothing to give back
             });
         });
     }

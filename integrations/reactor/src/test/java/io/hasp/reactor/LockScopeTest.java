@@ -84,4 +84,29 @@ class LockScopeTest {
         System.out.printf("LockScopeTest: %d rounds, %d delivered, %d given back, %d cancelled before the grant%n",
                 ROUNDS, delivered, givenBack, cancelledInTime);
     }
+
+    /** A call that ends without the lock yields null (a fenced try that did not get it): nothing to give back. */
+    @Test
+    void aGrantOfNothingIsNeverGivenBack() {
+        for (int i = 0; i < 2_000; i++) {
+            CompletableFuture<Long> attempt = new CompletableFuture<>() {
+                @Override
+                public boolean cancel(boolean mayInterruptIfRunning) {
+                    return false;   // as a call whose answer is already on its way: it completes all the same
+                }
+            };
+            AtomicInteger back = new AtomicInteger();
+            BaseSubscriber<Long> subscriber = new BaseSubscriber<>() {
+            };
+            LockScope.acquisition(() -> attempt, value -> (Long) null, value -> back.incrementAndGet()).subscribe(subscriber);
+            if (i % 2 == 0) {
+                subscriber.dispose();
+                attempt.complete(0L);
+            } else {
+                attempt.complete(0L);
+                subscriber.dispose();
+            }
+            assertEquals(0, back.get(), "round " + i + ": a null grant was given back");
+        }
+    }
 }

@@ -31,7 +31,7 @@ import org.springframework.core.env.Environment;
  * ({@link LockedConfiguration}); with Spring Boot's health support, {@link HaspHealthIndicator}
  * as {@code haspHealthIndicator}; with Spring Integration, a {@link HaspLockRegistry} as
  * {@code haspLockRegistry}; with Micrometer, {@link HaspMetrics} as the client's listener
- * ({@code haspMetrics}), bound to the application's meter registry; with Actuator, the endpoint
+ * ({@code haspMetrics}), bound to the application's meter registry; with Actuator, the web endpoint
  * {@link HaspEndpoint} ({@code hasp}). A {@link HaspListener} bean of the application's own becomes the client's
  * listener instead.
  */
@@ -40,27 +40,13 @@ import org.springframework.core.env.Environment;
 @Import(LockedConfiguration.class)
 public class HaspAutoConfiguration {
 
-    /**
-     * The client, unless the application defines one. Its connections are named after {@code spring.application.name}
-     * (unless the URL names them, or the name has spaces, which a connection name cannot), so that an operator who
-     * inspects a lock sees which application holds it.
-     */
+    /** The client, unless the application defines one. */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public HaspClient haspClient(RedisServerProperties redis, HaspProperties hasp, ObjectProvider<HaspListener> listener,
-            Environment environment) {
+    public HaspClient haspClient(RedisServerProperties redis, HaspProperties hasp, ObjectProvider<HaspListener> listener) {
         HaspConfig config = config(redis, hasp);
-        HaspConfig.Builder named = config.toBuilder();
-        String application = environment.getProperty("spring.application.name");
-        if (config.clientName() == null && application != null && !application.isEmpty()
-                && application.chars().noneMatch(c -> c <= ' ')) {
-            named.clientName(application);
-        }
         HaspListener one = listener.getIfUnique();
-        if (one != null) {
-            named.listener(one);
-        }
-        return HaspClient.create(named.build());
+        return HaspClient.create(one == null ? config : config.toBuilder().listener(one).build());
     }
 
     /**
@@ -111,7 +97,15 @@ public class HaspAutoConfiguration {
             ReplicaAcks confirmed = ReplicaAcks.of(acks.getReplicas(), acks.getTimeout());
             b.replicaAcks(acks.isFsync() ? confirmed.withFsync() : confirmed);
         }
-        return b.build();
+        HaspConfig built = b.build();
+        // The name: hasp.client-name, else the URL's clientName, else spring.data.redis.client-name.
+        if (hasp.getClientName() != null) {
+            return built.toBuilder().clientName(hasp.getClientName()).build();
+        }
+        if (built.clientName() == null && redis.getClientName() != null) {
+            return built.toBuilder().clientName(redis.getClientName()).build();
+        }
+        return built;
     }
 
     private static void credentials(HaspConfig.Builder b, RedisServerProperties redis) {

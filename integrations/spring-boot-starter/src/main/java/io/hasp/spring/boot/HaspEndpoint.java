@@ -13,11 +13,11 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
-import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
 
 /**
  * The Actuator endpoint {@code hasp}: what this instance's client holds, and what Redis holds for any lock.
@@ -34,10 +34,13 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  *       renews: two holders may then work at once, which is why it is off by default.</li>
  * </ul>
  *
- * Like every Actuator endpoint it is served over HTTP only when the application exposes it
- * ({@code management.endpoints.web.exposure.include=hasp}). The JSON keys are those of {@link PlainViews}.
+ * A web endpoint (not offered over JMX), served only when the application exposes it
+ * ({@code management.endpoints.web.exposure.include=hasp}). The JSON keys are those of {@link PlainViews}. A name is
+ * the rest of the path, its segments joined by {@code /}: a name with an empty segment ({@code a//b}, a leading or
+ * trailing {@code /}) cannot be addressed here (the command line can). The lock's name is logged with its control
+ * characters escaped.
  */
-@Endpoint(id = "hasp")
+@WebEndpoint(id = "hasp")
 public class HaspEndpoint {
 
     private static final Logger log = LoggerFactory.getLogger(HaspEndpoint.class);
@@ -96,7 +99,7 @@ public class HaspEndpoint {
         body.put("name", name);
         if (!forceUnlockEnabled) {
             log.warn("force-unlock of lock {} through the hasp endpoint refused: hasp.endpoint.force-unlock-enabled is"
-                    + " not set", name);
+                    + " not set", printable(name));
             body.put("error", "force-unlock is disabled (set hasp.endpoint.force-unlock-enabled=true to enable it)");
             return new WebEndpointResponse<>(body, FORBIDDEN);
         }
@@ -110,10 +113,23 @@ public class HaspEndpoint {
         }
         List<String> holders = before.holders().stream().map(holder -> holder.owner()
                 + before.process(holder.clientId()).map(process -> " (" + process.describe() + ")").orElse("")).toList();
-        log.warn("force-unlock of lock {} through the hasp endpoint: {}", name,
+        log.warn("force-unlock of lock {} through the hasp endpoint: {}", printable(name),
                 unlocked ? "removed the holders " + holders : "it was not held");
         body.put("unlocked", unlocked);
         body.put("holders", holders);
         return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_OK);
+    }
+
+    /** {@code name} with control characters escaped, so that a name cannot forge a line of the log. */
+    private static String printable(String name) {
+        StringBuilder out = new StringBuilder(name.length());
+        name.codePoints().forEach(c -> {
+            if (Character.isISOControl(c)) {
+                out.append(String.format("\\u%04x", c));
+            } else {
+                out.appendCodePoint(c);
+            }
+        });
+        return out.toString();
     }
 }

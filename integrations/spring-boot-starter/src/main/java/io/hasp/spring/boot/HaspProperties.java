@@ -12,6 +12,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class HaspProperties {
 
     private Duration watchdogLease = Duration.ofSeconds(30);
+    private String clientName;
     private Duration commandTimeout;
     private Duration connectTimeout;
     private Integer poolSize;
@@ -29,6 +30,31 @@ public class HaspProperties {
     /** @param watchdogLease the watchdog's lease, at least 1 s */
     public void setWatchdogLease(Duration watchdogLease) {
         this.watchdogLease = atLeast("watchdog lease", watchdogLease, Duration.ofSeconds(1));
+    }
+
+    /**
+     * @return the name of the client's connections ({@code CLIENT SETNAME}) and of its process in lock inspections;
+     *     null (the default): {@code spring.data.redis.client-name}, else none (inspections then name the main class)
+     */
+    public String getClientName() {
+        return clientName;
+    }
+
+    /**
+     * @param clientName the client's name, printable ASCII without spaces, as {@code hasp.client-name=${spring.application.name}};
+     *     the Redis user needs the {@code client|setname} permission where ACLs restrict it
+     */
+    public void setClientName(String clientName) {
+        this.clientName = connectionName("hasp.client-name", clientName);
+    }
+
+    /** {@code name} when Redis takes it as a connection name (printable ASCII, no space), or null; else throws. */
+    static String connectionName(String property, String name) {
+        if (name != null && (name.isEmpty() || !name.chars().allMatch(c -> c > ' ' && c <= '~'))) {
+            throw new IllegalArgumentException(property + ": \"" + name
+                    + "\" (expected: printable ASCII without spaces, as CLIENT SETNAME takes)");
+        }
+        return name;
     }
 
     /** @return how long a command waits for its reply; null: {@code spring.data.redis.timeout}, else hasp's default */

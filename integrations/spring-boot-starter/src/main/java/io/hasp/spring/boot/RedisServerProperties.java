@@ -9,13 +9,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * The server settings Spring Boot applications already keep under {@code spring.data.redis.*},
  * read by hasp as well (Spring Data Redis, when present, reads them too): {@code url}, or
  * {@code host}, {@code port}, {@code username}, {@code password}, {@code database} and
- * {@code ssl.enabled}; {@code timeout}, {@code connect-timeout}; {@code cluster.nodes}.
+ * {@code ssl.enabled}; {@code timeout}, {@code connect-timeout}; {@code client-name}; {@code cluster.nodes}.
  * {@code sentinel.master}, {@code sentinel.nodes}, {@code sentinel.username}, {@code sentinel.password}.
  */
 @ConfigurationProperties("spring.data.redis")
 public class RedisServerProperties {
 
     private String url;
+    private String clientName;
     private String host = "localhost";
     private int port = 6379;
     private String username;
@@ -35,6 +36,16 @@ public class RedisServerProperties {
     /** @param url a {@code redis://} or {@code rediss://} URI */
     public void setUrl(String url) {
         this.url = url;
+    }
+
+    /** @return the connections' name ({@code CLIENT SETNAME}), or null */
+    public String getClientName() {
+        return clientName;
+    }
+
+    /** @param clientName the connections' name: printable ASCII without spaces ({@code CLIENT SETNAME} takes no other) */
+    public void setClientName(String clientName) {
+        this.clientName = HaspProperties.connectionName("spring.data.redis.client-name", clientName);
     }
 
     /** @return the server's host (default {@code localhost}) */

@@ -9,7 +9,6 @@ import io.hasp.lock.HaspLock;
 import io.hasp.sync.HaspSemaphore;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
-import io.hasp.testing.RedisServerExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +22,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -36,32 +34,41 @@ import tools.jackson.databind.json.JsonMapper;
  * client's holds, one lock inspected (a name with a slash too), force-unlock refused unless enabled, and when
  * enabled, a lock held by another client freed with its holders named; a synchronizer is not force-unlocked.
  */
-@ExtendWith(RedisServerExtension.class)
 class HaspEndpointIT {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static final String PASSWORD = "endpoint-secret-4711";
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class App {
     }
 
+    private static RedisServer redis;
     private static RedisProbe probe;
 
     @BeforeAll
-    static void start(RedisServer redis) {
-        probe = redis.probe();
+    static void start() {
+        redis = RedisServer.builder().name("endpoint-it").option("requirepass", PASSWORD).start();
+        probe = RedisProbe.connect(redis.port());
+        probe.call("AUTH", PASSWORD);
     }
 
     @AfterAll
     static void stop() {
-        probe.close();
+        if (probe != null) {
+            probe.close();
+        }
+        if (redis != null) {
+            redis.stop();
+        }
     }
 
-    private static ConfigurableApplicationContext app(RedisServer redis, String... properties) {
+    private static ConfigurableApplicationContext app(String... properties) {
         return new SpringApplicationBuilder(App.class).web(WebApplicationType.REACTIVE)
                 .properties("spring.main.banner-mode=off", "server.address=127.0.0.1", "server.port=0",
-                        "spring.application.name=orders-service", "spring.data.redis.port=" + redis.port(),
+                        "spring.application.name=orders-service", "hasp.client-name=${spring.application.name}",
+                        "spring.data.redis.port=" + redis.port(), "spring.data.redis.password=" + PASSWORD,
                         "management.endpoints.web.exposure.include=hasp")
                 .properties(properties)
                 .run();
@@ -100,8 +107,8 @@ class HaspEndpointIT {
     }
 
     @Test
-    void showsTheClientsHoldsAndInspectsALockAndRefusesForceUnlockByDefault(RedisServer redis) throws Exception {
-        try (ConfigurableApplicationContext app = app(redis)) {
+    void showsTheClientsHoldsAndInspectsALockAndRefusesForceUnlockByDefault() throws Exception {
+        try (ConfigurableApplicationContext app = app()) {
             HaspClient client = app.getBean(HaspClient.class);
             HaspLock lock = client.getLock("orders:42");
             lock.lock();
@@ -116,7 +123,7 @@ class HaspEndpointIT {
                 assertEquals(false, view.get("closed"));
                 assertEquals(false, view.get("forceUnlockEnabled"));
                 assertEquals(2, view.get("heldLocks"));
-                assertFalse(((String) view.get("server")).contains("password"), "no credential: " + view.get("server"));
+                assertFalse(state.body().contains(PASSWORD), "no credential: " + state.body());
                 List<?> holds = (List<?>) view.get("holds");
                 assertEquals(2, holds.size(), state.body());
                 @SuppressWarnings("unchecked")
@@ -159,9 +166,9 @@ class HaspEndpointIT {
     }
 
     @Test
-    void whenEnabledForceUnlockFreesALockHeldElsewhereAndNamesItsHolders(RedisServer redis) throws Exception {
-        try (ConfigurableApplicationContext app = app(redis, "hasp.endpoint.force-unlock-enabled=true");
-                HaspClient elsewhere = HaspClient.create(redis.uri())) {
+    void whenEnabledForceUnlockFreesALockHeldElsewhereAndNamesItsHolders() throws Exception {
+        try (ConfigurableApplicationContext app = app("hasp.endpoint.force-unlock-enabled=true");
+                HaspClient elsewhere = HaspClient.create("redis://:" + PASSWORD + "@127.0.0.1:" + redis.port())) {
             HaspLock stuck = elsewhere.getLock("payments:7");
             stuck.lock();
             Response freed;
@@ -192,6 +199,11 @@ class HaspEndpointIT {
             Response notALock = call(app, "DELETE", "/permits:1");
             assertEquals(400, notALock.statusCode(), notALock.body());
             assertEquals("3", probe.call("GET", "permits:1"), "a synchronizer is left alone");
+
+            probe.call("HSET", "stats:daily", "views", "10", "clicks", "3");   // numbers, as hold counts are
+            Response notOwners = call(app, "DELETE", "/stats:daily");
+            assertEquals(400, notOwners.statusCode(), notOwners.body());
+            assertEquals(1L, probe.call("EXISTS", "stats:daily"), "an application's hash is left alone");
         }
     }
 }
