@@ -131,12 +131,16 @@ public final class HaspMetrics implements HaspListener, MeterBinder {
         if (observations == null) {
             return null;
         }
-        return Observation.createNotStarted("hasp.lock.acquire", observations)
-                .contextualName("lock " + kind)
+        return lockObservation("hasp.lock.acquire", "lock " + kind, kind, lock).start();
+    }
+
+    /** An observation of one lock of this client: its name, kind and client as keys, not started. */
+    private Observation lockObservation(String name, String contextualName, String kind, String lock) {
+        return Observation.createNotStarted(name, observations)
+                .contextualName(contextualName)
                 .lowCardinalityKeyValue("kind", kind)
                 .lowCardinalityKeyValue("client", clientName)
-                .highCardinalityKeyValue("lock", lock)
-                .start();
+                .highCardinalityKeyValue("lock", lock);
     }
 
     @Override
@@ -225,12 +229,7 @@ public final class HaspMetrics implements HaspListener, MeterBinder {
         if (observations == null) {
             return null;
         }
-        return Observation.createNotStarted("hasp.lock.release", observations)
-                .contextualName("unlock " + kind)
-                .lowCardinalityKeyValue("kind", kind)
-                .lowCardinalityKeyValue("client", clientName)
-                .highCardinalityKeyValue("lock", lock)
-                .start();
+        return lockObservation("hasp.lock.release", "unlock " + kind, kind, lock).start();
     }
 
     @Override
