@@ -406,21 +406,28 @@ public final class HaspClient implements AutoCloseable {
             return;
         }
         closed = true;
+        // First, while the connections are up: no lock is granted to this process any more (one granted as it
+        // closes goes on at once). Waited for with the record's deletion below.
+        CompletableFuture<Void> leftLines = locks.leaveLines();
         locks.close();
         watchdogPermits.close();   // its permits are renewed no more: their leases run out in Redis
         permitWaiters.close();   // semaphore and latch waits end now: their timers and subscriptions go with the client
         boolean onClientThread = ClientThreads.isClientThread(Thread.currentThread());
         ClientRecord written = record;
-        if (written != null) {
-            CompletableFuture<Long> deleted = written.close();
+        if (written != null || !leftLines.isDone()) {
+            CompletableFuture<?> leftAndDeleted = CompletableFuture.allOf(leftLines,
+                    written != null ? written.close() : CompletableFuture.completedFuture(null));
             if (!onClientThread) {
                 try {
-                    // Bounded: a slow or unreachable server must not hold up close(); the record then expires.
-                    deleted.get(Math.min(config.commandTimeout().toMillis(), RECORD_DELETE_WAIT_MILLIS), TimeUnit.MILLISECONDS);
+                    // Bounded: a slow or unreachable server must not hold up close(); the record then expires, and
+                    // so does a grant to this process.
+                    leftAndDeleted.get(Math.min(config.commandTimeout().toMillis(), RECORD_DELETE_WAIT_MILLIS),
+                            TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 } catch (ExecutionException | TimeoutException e) {
-                    log.debug("hasp client {}: its record was not deleted; it expires within a lease", id, e);
+                    log.debug("hasp client {}: its record was not deleted or a line not left; they expire within a"
+                            + " lease", id, e);
                 }
             }
         }

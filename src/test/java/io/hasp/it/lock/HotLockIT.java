@@ -25,8 +25,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * One hot lock shared by many processes, each a client of its own (its own connections and subscription, as a
- * process has), one thread each: a release gives the turn to one waiting process and tells only it, so the server
- * runs about two scripts per acquisition however many processes wait, and every process is served in its turn.
+ * process has), one thread each: a release gives the lock to the heir of the next waiting process and tells only that
+ * process, so the server runs about one script per acquisition however many processes wait, and every process is
+ * served in its turn.
  * On one server, a local Redis Cluster (sharded channels) and behind Sentinel. On a Redis 6 cluster, whose classic
  * channels reach listeners through other nodes, a publish cannot tell whether a process listens, so the processes
  * take no turns there: each test then checks that the lock works as before, its line never used.
@@ -92,7 +93,7 @@ class HotLockIT {
     }
 
     @Test
-    void sixteenProcessesRunAtMostTwoAndAHalfScriptsPerAcquisition(TestInfo test) throws Exception {
+    void sixteenProcessesRunAtMostOneAndAHalfScriptsPerAcquisition(TestInfo test) throws Exception {
         String name = name(test);
         if (checkedWithoutTurns(name)) {
             return;
@@ -102,9 +103,9 @@ class HotLockIT {
         long[] counts = contend(clients, name, 3_200);
         long acquisitions = Arrays.stream(counts).sum();
         double perAcquisition = (double) (scripts(name) - before) / acquisitions;
-        assertTrue(perAcquisition <= 2.5, String.format("%.2f scripts per acquisition at %d processes on %s (at most"
-                + " 2.5: one release, one acquire, a little more for places renewed and turns passed)",
-                perAcquisition, PROCESSES, topology));
+        assertTrue(perAcquisition <= 1.5, String.format("%.2f scripts per acquisition at %d processes on %s (at most"
+                + " 1.5: one release, which grants the lock to the next process's heir, a little more for places"
+                + " renewed and grants given back)", perAcquisition, PROCESSES, topology));
     }
 
     @Test
@@ -175,5 +176,44 @@ class HotLockIT {
         // The turn came back to the releasing process, which has nobody to take it: it passes it on at once.
         Clients.await("the next process took its turn", seconds(1), waiting::isDone);
         theirs.unlockAsync(theirs.owner(3)).get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aGrantToAnOwnerThatStoppedWaitingGoesToAnotherWaiterOfItsProcessAtOnce(TestInfo test) throws Exception {
+        String name = name(test);
+        if (checkedWithoutTurns(name)) {
+            return;
+        }
+        HaspLock holding = clients.get(0).getLock(name);
+        HaspLock gaveUp = clients.get(1).getLock(name);
+        HaspLock next = clients.get(2).getLock(name);
+        String gaveUpTurns = "hasp_lock_turn__channel:{" + name + "}:" + clients.get(1).id();
+        String nextTurns = "hasp_lock_turn__channel:{" + name + "}:" + clients.get(2).id();
+        LockOwner holder = holding.owner(1);
+        assertTrue(holding.tryLockAsync(holder).get(10, TimeUnit.SECONDS));
+        // In the second process one owner waits on, another names itself the process's heir and then gives up.
+        CompletableFuture<Void> stays = gaveUp.lockAsync(gaveUp.owner(2));
+        Clients.await("the second process stands in line", seconds(10), () -> servers.subscribers(gaveUpTurns) == 1);
+        Clients.await("its first waiter is its heir", seconds(10), () -> heirIs(name, clients.get(1), gaveUp.owner(2)));
+        CompletableFuture<Void> cancelled = gaveUp.lockAsync(gaveUp.owner(3));
+        Clients.await("its second waiter is its heir", seconds(10), () -> heirIs(name, clients.get(1), gaveUp.owner(3)));
+        cancelled.cancel(false);
+        CompletableFuture<Void> waiting = next.lockAsync(next.owner(4));
+        Clients.await("the third process stands in line", seconds(10), () -> servers.subscribers(nextTurns) == 1);
+        holding.unlockAsync(holder).get(10, TimeUnit.SECONDS);
+        // The lock went to the owner that gave up; its process hands it to its other waiter, well within the
+        // grant's lease (30 s), and the third process is served next.
+        Clients.await("the second process's other waiter holds the lock", seconds(5), stays::isDone);
+        stays.get();
+        assertTrue(!waiting.isDone(), "the third process waits for its turn");
+        gaveUp.unlockAsync(gaveUp.owner(2)).get(10, TimeUnit.SECONDS);
+        Clients.await("the third process holds the lock", seconds(5), waiting::isDone);
+        waiting.get();
+        next.unlockAsync(next.owner(4)).get(10, TimeUnit.SECONDS);
+    }
+
+    private boolean heirIs(String name, HaspClient process, LockOwner owner) {
+        Object heir = servers.call(name, "HGET", "hasp_lock_line_heirs:{" + name + "}", process.id());
+        return heir != null && heir.toString().endsWith(":" + owner.field());
     }
 }

@@ -137,7 +137,8 @@ final class Acquisition extends Successor implements Stranded {
         Object sent = LockEvents.attemptSent(context, this);   // its span, under the acquisition's, when heard
         CompletableFuture<AcquireOutcome> reply;
         try {
-            reply = kind.acquireInLine(context.topology, name, owner, leaseMillis, target, context.inLine(), waits);
+            reply = kind.acquireInLine(context.topology, name, owner, leaseMillis, target, context.inLine(), waits,
+                    context.heirStamp(waits, channelName));
         } catch (RuntimeException e) {
             // Not sent: the outcome is known. (Not Futures.sent: its lambda costs an allocation per acquire.)
             reply = CompletableFuture.failedFuture(e);
@@ -274,7 +275,7 @@ final class Acquisition extends Successor implements Stranded {
             context.waiters.listenShared(ch).whenComplete((c, error) -> onJoined(ch, error, false));
         } else if (!stranded()) {
             String turns = context.turnChannel(kind, name);
-            context.waiters.join(channelName, turns, turns == null ? null : Turns.passer(context, kind, name), shared)
+            context.waiters.join(channelName, turns, turns == null ? null : UnusedTurns.of(context, kind, name), shared)
                     .whenComplete((joined, error) -> onJoined(joined, error, true));
         }
     }

@@ -38,6 +38,16 @@ final class HandOver {
         return claimed == null ? null : new HandOver(channel, claimed.successor);
     }
 
+    /**
+     * Claims a waiter parked on {@code channel} to hand over to a grant its process declines
+     * ({@link WaitChannel#claimSuccessorForGrant}), or returns null: nobody there waits for a lock of a kind that hands
+     * over.
+     */
+    static HandOver forDeclinedGrant(WaitChannel channel) {
+        Wake claimed = channel.claimSuccessorForGrant();
+        return claimed == null ? null : new HandOver(channel, claimed.successor);
+    }
+
     /** The waiter the lock goes to. */
     Successor successor() {
         return successor;

@@ -60,6 +60,9 @@ final class LockContext {
     private final String requestPrefix =
             Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36) + ':';
     private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong stamps = new AtomicLong();
+    /** Just before this client's first stamp: a stamp is the {@link #nanoTime} it was made at, less this. */
+    private final long stampEpoch;
     /** Operations waiting for the timer or a message: ended by {@link #endStranded} once the timer stopped. */
     private final Set<Stranded> waiting = ConcurrentHashMap.newKeySet();
     private volatile boolean timerStopped;
@@ -78,6 +81,7 @@ final class LockContext {
         this.redis = topology.commands();
         this.timer = timer;
         this.clock = clock;
+        this.stampEpoch = clock.getAsLong() - 1;
         this.watchdogLeaseMillis = watchdogLeaseMillis;
         this.retryNanos = TimeUnit.MILLISECONDS.toNanos(2 * commandTimeoutMillis);
         this.latchMillis = 4 * commandTimeoutMillis + 1_000;
@@ -137,6 +141,30 @@ final class LockContext {
 
     Timeout schedule(Runnable task, long delay, TimeUnit unit) {
         return timer.newTimeout(t -> task.run(), Math.max(0, delay), unit);
+    }
+
+    /**
+     * A number unique in this client, above 0, that tells one naming of a process's heir from another ({@link Grant}):
+     * the time it is made at, so that a grant to the heir tells when, at the latest, the heir was named (the lock was
+     * granted after that; see {@link #stampNanos}). Made just before the script that names the heir is sent.
+     */
+    long nextStamp() {
+        long now = nanoTime() - stampEpoch;
+        return stamps.accumulateAndGet(now, (last, time) -> Math.max(last + 1, time));
+    }
+
+    /**
+     * The stamp with which an acquire names its caller its process's heir ({@link #nextStamp}), or 0 to name none: an
+     * acquisition that {@code waits} names itself where this process waits for the lock already (its waiters'
+     * channel {@code channelName} is open). A first acquisition in a while names none, and costs nothing for it.
+     */
+    long heirStamp(boolean waits, String channelName) {
+        return waits && waiters.channel(channelName) != null ? nextStamp() : 0;
+    }
+
+    /** The {@link #nanoTime} at which {@code stamp}, of {@link #nextStamp}, was made (a few nanoseconds late at most). */
+    long stampNanos(long stamp) {
+        return stampEpoch + stamp;
     }
 
     /** A new unlock request id of lock {@code name} of {@code kind}: the key its latch is stored under. */

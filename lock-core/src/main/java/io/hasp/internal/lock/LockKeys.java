@@ -25,7 +25,7 @@ final class LockKeys {
 
     /** The names derived from one lock name. */
     private record Derived(String name, List<String> keys, String channel, String latchPrefix, List<String> inLine,
-            String turnChannelPrefix) {
+            String turnChannelPrefix, List<String> inLineWithGrants) {
     }
 
     /**
@@ -44,7 +44,10 @@ final class LockKeys {
                     tagged("redisson_unlock_latch", name) + ':',
                     List.of(name, tagged("hasp_lock_line", name), tagged("hasp_lock_line_places", name),
                             tagged("hasp_lock_turn", name)),
-                    tagged("hasp_lock_turn__channel", name) + ':');
+                    tagged("hasp_lock_turn__channel", name) + ':',
+                    List.of(name, tagged("hasp_lock_line", name), tagged("hasp_lock_line_places", name),
+                            tagged("hasp_lock_turn", name), tagged("hasp_lock_line_heirs", name),
+                            tagged("hasp_lock_grant", name)));
             CACHE[slot] = d;
         }
         return d;
@@ -62,6 +65,15 @@ final class LockKeys {
      */
     static List<String> inLine(String name) {
         return derived(name).inLine;
+    }
+
+    /**
+     * {@link #inLine}'s keys followed by those of grants in the line (see {@code turns.lua}): the heirs of waiting
+     * processes ({@code hasp_lock_line_heirs:{<name>}}) and the attempt the lock was last granted to
+     * ({@code hasp_lock_grant:{<name>}}), in that order.
+     */
+    static List<String> inLineWithGrants(String name) {
+        return derived(name).inLineWithGrants;
     }
 
     /** What the turn channels of lock {@code name} start with: {@code hasp_lock_turn__channel:{<name>}:}. */

@@ -76,6 +76,40 @@ public interface LockKind {
     }
 
     /**
+     * {@link #acquireInLine}, naming the owner its process's heir, stamped {@code stamp} (unique in this client; 0:
+     * name none), where the kind grants the lock in a release to a waiting process's heir: the process then hears a
+     * {@link Grant} on its turn channel. Default: the kind grants nothing, and the stamp is ignored.
+     */
+    default CompletableFuture<AcquireOutcome> acquireInLine(Topology topology, String name, LockOwner owner,
+            long leaseMillis, int targetCount, String process, boolean waits, long stamp) {
+        return acquireInLine(topology, name, owner, leaseMillis, targetCount, process, waits);
+    }
+
+    /**
+     * Process {@code process} heard that lock {@code name} was granted to {@code grant}, an owner with no acquisition
+     * parked there: unless the owner's acquire took the grant as its own, hands the lock to {@code successor}, a
+     * waiter of that process (one hold, lease {@code successorLeaseMillis}), or, when null, frees it and gives it on.
+     * Only called for a kind whose {@link #acquireInLine} names heirs.
+     *
+     * @return a future of 2 when the lock went to the successor, 1 when it was freed, 0 when nothing was declined
+     */
+    default CompletableFuture<Long> declineGrant(Topology topology, String name, String process, Grant grant,
+            LockOwner successor, long successorLeaseMillis) {
+        throw new UnsupportedOperationException(this + " locks grant nothing");
+    }
+
+    /**
+     * Process {@code process}, whose client closes, leaves the line of lock {@code name}: it names no heir any more,
+     * and a grant to one of its owners not in {@code held} (the owner fields that hold the lock by their own count) is
+     * declined. Default: the kind grants nothing, and there is nothing to leave.
+     *
+     * @return a future of {@code true} when a grant was declined
+     */
+    default CompletableFuture<Boolean> leaveLine(Topology topology, String name, String process, List<String> held) {
+        return CompletableFuture.completedFuture(false);
+    }
+
+    /**
      * {@link #release} (or, with a {@code successor}, {@link #releaseTo}) on behalf of process {@code process};
      * when it frees the lock, the turn goes to the first process in line. Besides {@link #release}'s answers it
      * may answer {@link ReleaseOutcome#FREED_OWN_TURN}, {@link ReleaseOutcome#FREED_TURN_ELSEWHERE} and
@@ -94,6 +128,19 @@ public interface LockKind {
             long successorLeaseMillis) {
         return successor == null ? release(topology, name, owner, latch, leaseMillis, latchMillis)
                 : releaseTo(topology, name, owner, latch, leaseMillis, latchMillis, successor, successorLeaseMillis);
+    }
+
+    /**
+     * {@link #releaseInLine}, naming the releasing owner, stamped {@code stamp} (0: none), its process's heir when the
+     * process keeps a place because its acquisitions come back ({@code staysInLine} 1), where the kind grants (see
+     * {@link #acquireInLine(Topology, String, LockOwner, long, int, String, boolean, long)}). Default: the stamp is
+     * ignored.
+     */
+    default CompletableFuture<ReleaseOutcome> releaseInLine(Topology topology, String name, LockOwner owner,
+            String latch, long leaseMillis, long latchMillis, String process, int staysInLine, boolean listensShared,
+            LockOwner successor, long successorLeaseMillis, long stamp) {
+        return releaseInLine(topology, name, owner, latch, leaseMillis, latchMillis, process, staysInLine,
+                listensShared, successor, successorLeaseMillis);
     }
 
     /**

@@ -163,6 +163,15 @@ public final class LockService implements AutoCloseable {
     }
 
     /**
+     * The first step of closing the client, while it still has its connections: its process leaves the line of every
+     * lock it waited for, so that none is granted to it any more, and a grant that came as it closed goes on at once
+     * instead of when its lease runs out. The future completes (never exceptionally) once every line answered.
+     */
+    public CompletableFuture<Void> leaveLines() {
+        return context.waiters.leaveLines();
+    }
+
+    /**
      * Stops the watchdog and completes every tracked hold's end with {@link HoldEnd#CLIENT_CLOSED};
      * the locks stay in Redis until their leases run out. Call before the client's timer stops.
      */

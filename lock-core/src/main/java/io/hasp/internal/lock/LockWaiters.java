@@ -5,6 +5,8 @@ import io.hasp.internal.pubsub.PubSub;
 import io.hasp.internal.pubsub.Subscription;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -44,14 +46,14 @@ final class LockWaiters {
     /**
      * {@link #join(String)}, for a lock whose kind takes turns when {@code turnChannel} is not null: a channel made
      * now subscribes to {@code turnChannel} (this client's turns) instead of {@code channelName}, and passes on a
-     * turn that nobody here takes with {@code passTurn}.
+     * turn or grant that nobody here takes with {@code unused}.
      */
-    CompletableFuture<WaitChannel> join(String channelName, String turnChannel, Runnable passTurn) {
+    CompletableFuture<WaitChannel> join(String channelName, String turnChannel, UnusedTurns unused) {
         for (;;) {
             WaitChannel channel = channels.get(channelName);
             boolean created = false;
             if (channel == null) {
-                WaitChannel fresh = new WaitChannel(channelName, turnChannel, passTurn);
+                WaitChannel fresh = new WaitChannel(channelName, turnChannel, unused);
                 channel = channels.putIfAbsent(channelName, fresh);
                 if (channel == null) {
                     channel = fresh;
@@ -84,12 +86,12 @@ final class LockWaiters {
     }
 
     /**
-     * {@link #join(String, String, Runnable)}, then {@link #listenShared} when {@code shared}: completes once every
+     * {@link #join(String, String, UnusedTurns)}, then {@link #listenShared} when {@code shared}: completes once every
      * subscription needed is confirmed. When only listening on the shared channel failed, the channel is left again
      * and the future fails.
      */
-    CompletableFuture<WaitChannel> join(String channelName, String turnChannel, Runnable passTurn, boolean shared) {
-        CompletableFuture<WaitChannel> joined = join(channelName, turnChannel, passTurn);
+    CompletableFuture<WaitChannel> join(String channelName, String turnChannel, UnusedTurns unused, boolean shared) {
+        CompletableFuture<WaitChannel> joined = join(channelName, turnChannel, unused);
         if (!shared || turnChannel == null) {
             return joined;
         }
@@ -194,5 +196,21 @@ final class LockWaiters {
     /** The waiters of unlock channel {@code channelName}, or null; for tests and diagnostics. */
     WaitChannel channel(String channelName) {
         return channels.get(channelName);
+    }
+
+    /**
+     * This client closes: the process leaves the line of every lock it waits for (or waited for a moment ago), so
+     * that no lock is granted to it any more, and a grant that came as it closed goes on at once. The future
+     * completes when every line answered or failed.
+     */
+    CompletableFuture<Void> leaveLines() {
+        List<CompletableFuture<Void>> left = new ArrayList<>();
+        for (WaitChannel channel : channels.values()) {
+            CompletableFuture<Void> leaving = channel.leaveLine();
+            if (leaving != null) {
+                left.add(leaving);
+            }
+        }
+        return CompletableFuture.allOf(left.toArray(CompletableFuture[]::new));
     }
 }

@@ -39,8 +39,18 @@ final class ReentrantKind implements LockKind {
     @Override
     public CompletableFuture<AcquireOutcome> acquireInLine(Topology topology, String name, LockOwner owner,
             long leaseMillis, int targetCount, String process, boolean waits) {
+        return acquireInLine(topology, name, owner, leaseMillis, targetCount, process, waits, 0L);
+    }
+
+    /**
+     * Names the waiter its process's heir, unless replicas must confirm writes: a lock granted in a release would be
+     * held without the heir's own confirmed acquire.
+     */
+    @Override
+    public CompletableFuture<AcquireOutcome> acquireInLine(Topology topology, String name, LockOwner owner,
+            long leaseMillis, int targetCount, String process, boolean waits, long stamp) {
         return AcquireScript.run(topology.commands(), name, owner.field(), leaseMillis, targetCount, process,
-                waits && !process.isEmpty());
+                waits && !process.isEmpty(), topology.replicaAcks().enabled() ? 0 : stamp);
     }
 
     /** A release on behalf of no process: when it frees the lock, the turn goes to the first process in line. */
@@ -54,8 +64,19 @@ final class ReentrantKind implements LockKind {
     public CompletableFuture<ReleaseOutcome> releaseInLine(Topology topology, String name, LockOwner owner,
             String latch, long leaseMillis, long latchMillis, String process, int staysInLine, boolean listensShared, LockOwner successor,
             long successorLeaseMillis) {
+        return releaseInLine(topology, name, owner, latch, leaseMillis, latchMillis, process, staysInLine,
+                listensShared, successor, successorLeaseMillis, 0L);
+    }
+
+    /** Names the owner its process's heir, unless replicas must confirm writes ({@link #acquireInLine}). */
+    @Override
+    public CompletableFuture<ReleaseOutcome> releaseInLine(Topology topology, String name, LockOwner owner,
+            String latch, long leaseMillis, long latchMillis, String process, int staysInLine, boolean listensShared,
+            LockOwner successor, long successorLeaseMillis, long stamp) {
+        String heir = staysInLine == 1 && stamp > 0 && !topology.replicaAcks().enabled()
+                ? Grant.heir(stamp, leaseMillis, owner.field()) : "";
         return UnlockScript.run(topology, name, owner.field(), latch, leaseMillis, latchMillis, process, staysInLine,
-                listensShared, successor == null ? null : successor.field(), successorLeaseMillis);
+                listensShared, successor == null ? null : successor.field(), successorLeaseMillis, heir);
     }
 
     @Override
@@ -79,6 +100,18 @@ final class ReentrantKind implements LockKind {
     public CompletableFuture<Boolean> rollback(Topology topology, String name, LockOwner owner, int targetCount,
             long leaseMillis) {
         return RollbackScript.run(topology, name, owner.field(), targetCount, leaseMillis);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> leaveLine(Topology topology, String name, String process, List<String> held) {
+        return LeaveLineScript.run(topology, name, process, held);
+    }
+
+    @Override
+    public CompletableFuture<Long> declineGrant(Topology topology, String name, String process, Grant grant,
+            LockOwner successor, long successorLeaseMillis) {
+        return RollbackScript.decline(topology, name, process, grant, successor == null ? null : successor.field(),
+                successorLeaseMillis);
     }
 
     @Override

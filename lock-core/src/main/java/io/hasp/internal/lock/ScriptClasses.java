@@ -14,6 +14,7 @@ final class ScriptClasses {
         "io.hasp.internal.lock.AcquireScript",
         "io.hasp.internal.lock.FencedAcquireScript",
         "io.hasp.internal.lock.ForceUnlockScript",
+        "io.hasp.internal.lock.LeaveLineScript",
         "io.hasp.internal.lock.PassTurnScript",
         "io.hasp.internal.lock.RenewScript",
         "io.hasp.internal.lock.RollbackScript",

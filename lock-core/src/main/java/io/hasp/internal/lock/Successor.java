@@ -57,6 +57,15 @@ abstract class Successor {
      */
     abstract void handOverEnded(boolean handedOver, Throwable error, long sentNanos);
 
+    /**
+     * A release of another process granted it the lock while it was parked, and its process claimed its wake for
+     * that ({@link WaitChannel#claimGranted}): it holds the lock, granted after {@code namedNanos}, when its owner was
+     * named heir.
+     */
+    final void granted(long namedNanos) {
+        handOverEnded(true, null, namedNanos);
+    }
+
     @Override
     public String toString() {
         return "acquisition of " + kind + " lock " + name + " for " + owner;

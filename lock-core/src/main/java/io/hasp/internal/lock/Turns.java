@@ -2,8 +2,6 @@ package io.hasp.internal.lock;
 
 import io.hasp.Script;
 import io.hasp.internal.Futures;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The line in which the processes waiting for one lock take turns ({@code turns.lua}): the figures it runs on, and
@@ -24,23 +22,7 @@ public final class Turns {
     /** How long the free lock is kept for the process whose turn it is. */
     public static final long TURN_MILLIS = 200;
 
-    private static final Logger log = LoggerFactory.getLogger(Turns.class);
-
     private Turns() {
-    }
-
-    /**
-     * What this client does with a turn of lock {@code name} of {@code kind} that nobody here takes (see
-     * {@link WaitChannel}): passes it on, and lets it run out if that fails.
-     */
-    static Runnable passer(LockContext context, LockKind kind, String name) {
-        return () -> Futures.sent(() -> kind.passTurn(context.topology, name, context.inLine()))
-                .whenComplete((passed, error) -> {
-                    if (error != null) {
-                        log.debug("passing the turn of {} lock {} on failed (it runs out): {}", kind, name,
-                                error.toString());
-                    }
-                });
     }
 
     /** {@code turns.lua} followed by the operation's file, as one script named after the operation. */

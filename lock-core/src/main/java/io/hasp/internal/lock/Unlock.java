@@ -152,7 +152,7 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
         Successor next = handOver != null ? handOver.successor() : null;
         return kind.releaseInLine(context.topology, name, owner, latch, leaseMillis, context.latchMillis,
                 context.inLine(), staysInLine, listensShared, next != null ? next.owner() : null,
-                next != null ? next.leaseMillis() : 0);
+                next != null ? next.leaseMillis() : 0, staysInLine == 1 ? context.nextStamp() : 0);
     }
 
     /**
@@ -304,7 +304,7 @@ final class Unlock extends ParkingFuture<Void> implements BiConsumer<ReleaseOutc
                 if (channel != null) {
                     channel.freed(outcome, context.nanoTime(), staysInLine, turnsAtSend);
                 } else if (outcome == ReleaseOutcome.FREED_OWN_TURN) {
-                    Turns.passer(context, kind, name).run();   // a place kept from before, and nobody here waits
+                    UnusedTurns.of(context, kind, name).pass();   // a place kept from before, and nobody here waits
                 }
             }
         } else if (hold != null) {

@@ -56,17 +56,19 @@ final class UnlockScript {
      *
      * @param listensShared whether {@code process} itself listens on the lock's shared channel
      * @param successor the owner field of a parked waiter of this process, or null
+     * @param heir with {@code staysInLine} 1: the process's heir for its place ({@link Grant#heir}), or ""
      * @return a future of the outcome; see {@link #REPLY}
      */
     static CompletableFuture<ReleaseOutcome> run(Topology topology, String name, String owner, String latch,
             long leaseMillis, long latchMillis, String process, int staysInLine, boolean listensShared,
-            String successor, long successorLeaseMillis) {
-        List<String> inLine = LockKeys.inLine(name);
-        List<String> keys = List.of(name, LockKeys.channel(name), latch, inLine.get(1), inLine.get(2), inLine.get(3));
+            String successor, long successorLeaseMillis, String heir) {
+        List<String> inLine = LockKeys.inLineWithGrants(name);
+        List<String> keys = List.of(name, LockKeys.channel(name), latch, inLine.get(1), inLine.get(2), inLine.get(3),
+                inLine.get(4), inLine.get(5));
         return topology.commands().evalsha(SCRIPT, REPLY, keys,
                 LockKeys.UNLOCK_MESSAGE, Boxes.of(leaseMillis), owner, Boxes.of(latchMillis),
                 topology.channelKind().publishCommand(), successor == null ? "" : successor,
                 Boxes.of(successorLeaseMillis), process, PLACES[staysInLine], PLACE_MILLIS, TURN_MILLIS,
-                LockKeys.turnChannelPrefix(name), listensShared ? "1" : "0");
+                LockKeys.turnChannelPrefix(name), listensShared ? "1" : "0", heir);
     }
 }

@@ -4,9 +4,7 @@ import io.hasp.internal.pubsub.MessageListener;
 import io.hasp.internal.pubsub.Subscription;
 import io.hasp.lock.LockOwner;
 import io.netty.util.Timeout;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +19,9 @@ import java.util.concurrent.TimeUnit;
  * turn channel, and a message there (or a release of this client that kept the turn for it,
  * {@link ReleaseOutcome#FREED_OWN_TURN}) says that this process's turn came: it wakes one waiter as an unlock
  * message does, or, when nobody here waits any more, the turn is passed on. The lock's shared channel, where clients
- * that take no turns announce their releases, is heard too once a waiter needs it ({@link SharedListening}).
+ * that take no turns announce their releases, is heard too once a waiter needs it ({@link SharedListening}). A grant
+ * heard there ({@link Grant}: another process's release gave the lock to this process's heir) completes the parked
+ * acquisition it names ({@link #claimGranted}), or is given back ({@link UnusedTurns}).
  *
  * <p>Local hand-off, for a kind that takes no turns: when this client frees the lock it wakes one parked waiter at
  * once, without waiting for its own unlock message, which still wakes (or leaves a permit for) another waiter: it
@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * script itself: one script instead of an unlock, a wake-up and an acquire. So that other clients are not starved,
  * at most {@link #MAX_HAND_OVERS} hand-overs follow each other; the next release then frees the lock (and gives the
  * turn to the next process in line), and while clients that take no turns listen, new local acquisitions let them
- * go first for a short {@linkplain #yielding window}. Thread-safe: the fields are guarded by {@code this}; wake
+ * go first for a short {@linkplain YieldWindow window}. Thread-safe: the fields are guarded by {@code this}; wake
  * actions run outside the monitor.
  *
  * <p>The subscription's users, the parked waiters, the permits and the hand-overs of one lock are decided under one
@@ -51,20 +51,18 @@ final class WaitChannel implements MessageListener {
     final String turnChannel;
     /** Completes with this channel once the server confirmed the subscription (to the turn channel, if any). */
     final CompletableFuture<WaitChannel> ready = new CompletableFuture<>();
-    /** Passes a turn that came when nobody here waits any more; null when the kind takes no turns. */
-    private final Runnable passTurn;
+    /** Passes on a turn, and gives back a grant, that nobody here takes; null when the kind takes no turns. */
+    private final UnusedTurns unused;
     /** With a turn channel: the lock's shared channel, once a waiter here needs it. */
     final SharedListening shared = new SharedListening();
 
-    private final ArrayDeque<Wake> parked = new ArrayDeque<>();
+    private final ParkedWakes parked = new ParkedWakes();   // guarded by this
     private int refs;                   // guarded by this
-    private int permits;                // guarded by this
     private boolean closed;             // guarded by this
     private Timeout linger;             // guarded by this
     private Subscription subscription;  // guarded by this
     private int handOvers;              // guarded by this; hand-overs since the lock was last freed
-    private long yieldUntilNanos;       // guarded by this
-    private boolean yieldSet;           // guarded by this
+    private final YieldWindow yielding = new YieldWindow();   // guarded by this
     private Successor heldBy;         // guarded by this; the local owner the lock was last handed to
     /** With a turn channel: this process's place in the lock's line. */
     final LinePlace place = new LinePlace();
@@ -76,12 +74,12 @@ final class WaitChannel implements MessageListener {
 
     /**
      * The waiters of the lock whose shared channel is {@code channel}, subscribed to {@code turnChannel} (this
-     * client's turns) when not null; {@code passTurn} passes on a turn that nobody here takes.
+     * client's turns) when not null; {@code unused} passes on a turn (gives back a grant) that nobody here takes.
      */
-    WaitChannel(String channel, String turnChannel, Runnable passTurn) {
+    WaitChannel(String channel, String turnChannel, UnusedTurns unused) {
         this.channel = channel;
         this.turnChannel = turnChannel;
-        this.passTurn = passTurn;
+        this.unused = unused;
     }
 
     /** The channel subscribed to first: the turn channel, or the shared channel when the kind takes no turns. */
@@ -113,12 +111,8 @@ final class WaitChannel implements MessageListener {
             return false;
         }
         refs--;
-        if (refs == 0) {
-            permits = 0;
-            return true;
-        }
-        permits = Math.min(permits, refs);
-        return false;
+        parked.capPermits(refs);
+        return refs == 0;
     }
 
     synchronized void linger(Timeout timeout) {
@@ -160,15 +154,7 @@ final class WaitChannel implements MessageListener {
      * permit: the permit stays for a live waiter.
      */
     synchronized boolean parkUnlessPermit(Wake wake) {
-        if (wake.claimed()) {
-            return true;
-        }
-        if (permits > 0) {
-            permits--;
-            return false;
-        }
-        parked.addLast(wake);
-        return true;
+        return wake.claimed() || parked.parkUnlessPermit(wake);
     }
 
     /** Takes {@code wake} out of the queue (after its timeout claimed it, or its attempt ended). */
@@ -186,24 +172,45 @@ final class WaitChannel implements MessageListener {
         if (!ready.isDone() || ready.isCompletedExceptionally()) {
             return null;
         }
-        if (handOvers >= MAX_HAND_OVERS) {
+        Wake wake = null;
+        if (handOvers < MAX_HAND_OVERS) {
+            wake = parked.claimForHandOver(a -> a.kind().equals(kind) && a.name().equals(name)
+                    && !a.owner().equals(releaser));
+        }
+        if (wake == null) {
             handOvers = 0;
+        }
+        return wake;
+    }
+
+    /**
+     * For {@code grant}: takes out of the queue, and returns, a parked acquisition of a kind that hands over, of the
+     * owner and lease granted (it holds the lock); else null: the caller declines the grant.
+     */
+    synchronized Successor claimGranted(Grant grant) {
+        Wake wake = parked.claimForHandOver(a -> a.kind().handsOver() && a.leaseMillis() == grant.leaseMillis()
+                && a.owner().field().equals(grant.owner()));
+        if (wake == null) {
             return null;
         }
-        for (Iterator<Wake> it = parked.iterator(); it.hasNext(); ) {
-            Wake wake = it.next();
-            Successor a = wake.successor;
-            if (a == null || !a.kind().equals(kind) || !a.name().equals(name) || a.owner().equals(releaser)) {
-                continue;
-            }
-            if (wake.claimForHandOver()) {
-                it.remove();
-                return wake;
-            }
-        }
+        heldBy = wake.successor;
         handOvers = 0;
-        return null;
+        place.ended();
+        return wake.successor;
     }
+
+    /**
+     * A grant this process declines (its owner waits here no more) may go to the longest-parked acquisition of a kind
+     * that hands over, claimed here; with none, it is a turn nobody here takes ({@link #leftForATry}): null.
+     */
+    synchronized Wake claimSuccessorForGrant() {
+        Wake wake = parked.claimForHandOver(a -> a.kind().handsOver());
+        if (wake == null) {
+            leftForATry();
+        }
+        return wake;
+    }
+
 
     /** A claimed hand-over took place: the lock went to {@code to}, an owner of this client. */
     synchronized void handedOver(Successor to) {
@@ -223,7 +230,7 @@ final class WaitChannel implements MessageListener {
      * </ul>
      */
     synchronized long parkBeforeFirstTry(LockKind kind, String name, LockOwner asking, long nowNanos) {
-        long yieldNanos = yielding(nowNanos);
+        long yieldNanos = yielding.left(nowNanos);
         if (yieldNanos > 0) {
             return Math.max(1, TimeUnit.NANOSECONDS.toMillis(yieldNanos));
         }
@@ -272,7 +279,7 @@ final class WaitChannel implements MessageListener {
                 return;
             }
             heldBy = null;
-            wake = pollClaimed();
+            wake = parked.pollClaimed();
             if (wake == null) {
                 return;
             }
@@ -283,19 +290,6 @@ final class WaitChannel implements MessageListener {
     /** A claimed hand-over did not take place; the next release tries again from the start. */
     synchronized void handOverFailed() {
         handOvers = 0;
-    }
-
-    /** How many nanoseconds more new local acquisitions let other clients' waiters go first (0: none). */
-    private long yielding(long nowNanos) {
-        if (!yieldSet) {
-            return 0;
-        }
-        long left = yieldUntilNanos - nowNanos;
-        if (left <= 0) {
-            yieldSet = false;
-            return 0;
-        }
-        return left;
     }
 
     /**
@@ -310,7 +304,7 @@ final class WaitChannel implements MessageListener {
             if (!ready.isDone() || ready.isCompletedExceptionally()) {
                 return;
             }
-            wake = pollClaimed();
+            wake = parked.pollClaimed();
             if (wake == null) {
                 return;
             }
@@ -339,8 +333,7 @@ final class WaitChannel implements MessageListener {
                 place.keptBy(nowNanos, turnsAtSend);
             }
             if (outcome == ReleaseOutcome.FREED_FOR_ALL) {
-                yieldSet = true;
-                yieldUntilNanos = nowNanos + YIELD_NANOS;
+                yielding.openUntil(nowNanos + YIELD_NANOS);
             }
         }
         if (outcome == ReleaseOutcome.FREED_OWN_TURN) {
@@ -351,34 +344,45 @@ final class WaitChannel implements MessageListener {
     /** This process's turn came: wakes one waiter, leaves a permit for one between tries, or passes the turn on. */
     private void turnCame() {
         Wake wake;
-        boolean pass;
+        boolean pass = false;
         synchronized (this) {
             heldBy = null;
-            wake = pollClaimed();
-            boolean betweenTries = wake == null && refs > 0 && !closed;   // the next try of a waiter here takes it
-            if (betweenTries) {
-                permits = Math.min(permits + 1, refs);
-            }
-            pass = wake == null && !betweenTries;
-            if (pass) {
-                place.unused();
-            } else {
+            wake = parked.pollClaimed();
+            if (wake != null) {
                 place.ended();
+            } else {
+                pass = !leftForATry();
             }
         }
         if (wake != null) {
             wake.run();
-        } else if (pass && passTurn != null) {
-            passTurn.run();
+        } else if (pass && unused != null) {
+            unused.pass();
         }
     }
 
-    /** Handles an unlock message or a turn; runs on an event-loop thread. */
+    /**
+     * Guarded by this. A turn (or grant) came that no parked waiter takes: when a waiter is between tries, it gets a
+     * permit to look at once (true); else the place is used up and acquisitions here are not expected back (false).
+     */
+    private boolean leftForATry() {
+        if (refs > 0 && !closed) {
+            parked.permit(refs);
+            place.ended();
+            return true;
+        }
+        place.unused();
+        return false;
+    }
+
+    /** Handles an unlock message, a turn or a grant; runs on an event-loop thread. */
     @Override
     public void onMessage(String channel, String message) {
         if (turnChannel != null && turnChannel.equals(channel)) {
             if (LockKeys.UNLOCK_MESSAGE.equals(message)) {
                 turnCame();
+            } else if (unused != null) {
+                unused.granted(this, Grant.parse(message));
             }
             return;
         }
@@ -388,9 +392,9 @@ final class WaitChannel implements MessageListener {
         if (LockKeys.UNLOCK_MESSAGE.equals(message)) {
             Wake wake;
             synchronized (this) {
-                wake = pollClaimed();
+                wake = parked.pollClaimed();
                 if (wake == null) {
-                    permits = Math.min(permits + 1, refs);
+                    parked.permit(refs);
                     return;
                 }
             }
@@ -411,25 +415,21 @@ final class WaitChannel implements MessageListener {
         synchronized (this) {
             heldBy = null;
             place.ended();
-            for (Wake wake; (wake = pollClaimed()) != null; ) {
+            for (Wake wake; (wake = parked.pollClaimed()) != null; ) {
                 wakes.add(wake);
             }
             // Waiters that were not parked (between a failed try and parking) look again too.
-            permits = Math.max(permits, refs - wakes.size());
+            parked.permitAtLeast(refs - wakes.size());
         }
         for (Wake wake : wakes) {
             wake.run();
         }
     }
 
-    // guarded by this
-    private Wake pollClaimed() {
-        for (Wake wake; (wake = parked.pollFirst()) != null; ) {
-            if (wake.claim()) {
-                return wake;
-            }
-        }
-        return null;
+
+    /** This client closes: leaves the lock's line ({@link UnusedTurns#leave}); null when its kind takes no turns. */
+    CompletableFuture<Void> leaveLine() {
+        return unused == null ? null : unused.leave();
     }
 
     /** Number of parked waiters, for tests and diagnostics. */

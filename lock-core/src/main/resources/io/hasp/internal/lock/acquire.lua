@@ -8,6 +8,8 @@
 -- KEYS[2]  the line, "hasp_lock_line:{<name>}"
 -- KEYS[3]  the places in line, "hasp_lock_line_places:{<name>}"
 -- KEYS[4]  the turn, "hasp_lock_turn:{<name>}"
+-- KEYS[5]  the heirs, "hasp_lock_line_heirs:{<name>}" (turns.lua, grants)
+-- KEYS[6]  the grant, "hasp_lock_grant:{<name>}"
 -- ARGV[1]  lease in milliseconds: the key's PEXPIRE once the owner holds the lock
 -- ARGV[2]  the owner field, "<clientId>:<holderId>"
 -- ARGV[3]  the hold count this request brings the owner to (the caller's count + 1). A request
@@ -15,6 +17,8 @@
 -- ARGV[4]  the calling process (its hasp client id), which may take the lock on its turn
 -- ARGV[5]  the place lease in milliseconds when the caller waits for the lock; '0' for a single try, which takes
 --          no place in line
+-- ARGV[6]  the caller as its process's heir, "<stamp>:<lease ms>:<owner field>": when its process waits in line
+--          for its turn, a release may grant the lock to it (turns.lua); '' for none
 --
 -- Returns  nil when the owner holds the lock after the call (taken, re-entered, or taken by an
 --          earlier send of this same request); the status LOST when a re-entry (ARGV[3] above 1)
@@ -24,17 +28,33 @@
 --          may park before it looks again, in milliseconds (turns.lua's wait_in_line): below -1 when its process
 --          waits in line for its turn, which comes on its own channel.
 --
+-- An owner that finds itself holding at its target of 1 was granted the lock: that consumes the grant, so that a
+-- decline of that grant, sent late, cannot free the hold this acquire now reports. A waiter that takes
+-- the free lock itself stays its process's heir until the process's next waiter in line replaces it (a grant to it
+-- meanwhile is declined by its process): the common path pays nothing for grants.
+--
 -- Server work on the common path, a free lock taken: EXISTS, GET (the turn), HSET, PEXPIRE.
 
-local lock, line, places, turn = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local lock, line, places, turn, heirs, grant = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local owner, target, process, place_millis = ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
+local heir = ARGV[6]
+
+-- Waits in line (wait_in_line), and names the caller its process's heir when the process waits for its turn.
+local function wait_as_heir(free)
+    local park = wait_in_line(lock, line, places, turn, process, place_millis, free)
+    if heir ~= '' and place_millis > 0 and park < -1 then
+        redis.call('hset', heirs, process, heir)
+        redis.call('pexpire', heirs, place_millis * 2)
+    end
+    return park
+end
 
 if redis.call('exists', lock) == 0 then
     if target > 1 then
         return redis.status_reply('LOST')
     end
     if not may_take(turn, process) then
-        return wait_in_line(lock, line, places, turn, process, place_millis, true)
+        return wait_as_heir(true)
     end
     redis.call('hset', lock, owner, 1)
     redis.call('pexpire', lock, ARGV[1])
@@ -45,6 +65,8 @@ local held = redis.call('hget', lock, owner)
 if held then
     if tonumber(held) < target then
         redis.call('hincrby', lock, owner, 1)
+    elseif target == 1 then
+        redis.call('del', grant)
     end
     redis.call('pexpire', lock, ARGV[1])
     return nil
@@ -52,4 +74,4 @@ end
 if target > 1 then
     return redis.status_reply('LOST')
 end
-return wait_in_line(lock, line, places, turn, process, place_millis, false)
+return wait_as_heir(false)

@@ -39,11 +39,47 @@ local function stand_in_line(line, places, process, place_millis, first)
     redis.call('pexpire', places, place_millis * 2)
 end
 
+-- Grants: a waiting process may name the owner it expects to take its turn as its heir,
+-- "<stamp>:<lease ms>:<owner field>" (the stamp, unique in its client, tells one naming from another), in
+--   the heirs  "hasp_lock_line_heirs:{<name>}": a hash, waiting process -> its heir. A waiter that stands in line
+--              names itself (acquire.lua); a release that keeps its process a place because its acquisitions come
+--              back names its own owner, who most likely comes back (unlock.lua).
+--   the grant  "hasp_lock_grant:{<name>}": "<process> <heir>", the process and heir the lock was last granted to, for
+--              the grant's lease, until an acquire of that owner or its release consumes it (a decline of that grant
+--              finds it there)
+-- When a release frees the lock and nobody listens on the shared channel, the turn of a process with an heir is a
+-- grant: the lock goes to the heir with its lease in the release itself, and the process hears "g<heir>" on its
+-- turn channel instead of "0". One script per hand-off between processes instead of two (a release, then the
+-- acquire of whoever was woken). grants is nil where a caller gives none, else {lock=, heirs=, grant=}.
+
+-- Gives the free lock to next's heir, if it has one, and tells next; true when next heard it. A grant nobody heard
+-- is undone (next is gone: it hears no turn either).
+local function grant_to(grants, next, publish, channel_prefix)
+    local heir = redis.call('hget', grants.heirs, next)
+    if not heir then
+        return nil
+    end
+    redis.call('hdel', grants.heirs, next)
+    local stamp, lease, field = string.match(heir, '^(%d+):(%d+):(.+)$')
+    if not stamp then
+        return nil
+    end
+    redis.call('hset', grants.lock, field, 1)
+    redis.call('pexpire', grants.lock, lease)
+    redis.call('set', grants.grant, next .. ' ' .. heir, 'px', lease)
+    if redis.call(publish, channel_prefix .. next, 'g' .. heir) > 0 then
+        return true
+    end
+    redis.call('del', grants.lock, grants.grant)
+    return false
+end
+
 -- The lock was freed: gives the turn to the first process in line whose place is live and that listens on its
 -- channel, and returns it; nil when nobody waits. from is the calling process ('' for none); when it is first in
 -- line itself, own says what happens: 'quiet', it gets the turn without a message (the caller wakes one of its
--- waiters); 'message', it gets the turn and the message like any other process; 'skip', it is passed over.
-local function give_turn(line, places, turn, publish, channel_prefix, from, own, turn_millis)
+-- waiters); 'message', it gets the turn and the message like any other process; 'skip', it is passed over. With
+-- grants, another process that named an heir gets the lock itself (grant_to), and no turn is kept.
+local function give_turn(line, places, turn, publish, channel_prefix, from, own, turn_millis, grants)
     local now
     while true do
         local next = redis.call('lpop', line)
@@ -53,11 +89,25 @@ local function give_turn(line, places, turn, publish, channel_prefix, from, own,
         local place = redis.call('zscore', places, next)
         redis.call('zrem', places, next)
         now = now or server_millis()
-        if place and tonumber(place) > now and not (next == from and own == 'skip') then
-            if (next == from and own == 'quiet') or redis.call(publish, channel_prefix .. next, '0') > 0 then
+        local live = place and tonumber(place) > now
+        if live and not (next == from and own == 'skip') then
+            if next == from and own == 'quiet' then
                 redis.call('set', turn, next, 'px', turn_millis)
                 return next
             end
+            local granted = nil
+            if grants then
+                granted = grant_to(grants, next, publish, channel_prefix)
+            end
+            if granted then
+                return next
+            end
+            if granted == nil and redis.call(publish, channel_prefix .. next, '0') > 0 then
+                redis.call('set', turn, next, 'px', turn_millis)
+                return next
+            end
+        elseif grants and not live then
+            redis.call('hdel', grants.heirs, next)
         end
     end
 end
@@ -124,16 +174,19 @@ end
 -- turns listen, and gives the turn to the first live process in line. stays says whether the releasing process
 -- keeps a place in line ('2': before the turn is given; '1': when the turn went to another process; '0': no), and
 -- own_listener is 1 when the releasing process itself listens on the shared channel (it is then not counted among
--- the others). Returns 3 when others listen on the shared channel, 4 when the turn went to the releasing process
--- itself without a message, 5 when it went to another process, nil when nobody waits in line.
+-- the others). With grants (see grant_to), used only when nobody else listens there, the next process's heir may
+-- get the lock, and own_heir ('' for none) becomes the releasing process's heir when it keeps a place ('1').
+-- Returns 3 when others listen on the shared channel, 4 when the turn went to the releasing process itself without a
+-- message, 5 when it (or a grant) went to another process, nil when nobody waits in line.
 local function announce_free(line, places, turn, publish, channel, message, process, stays, place_millis,
-                             turn_millis, turn_prefix, own_listener)
+                             turn_millis, turn_prefix, own_listener, grants, own_heir)
     local listeners = redis.call(publish, channel, message) - own_listener
     if stays == '2' then
         stand_in_line(line, places, process, place_millis, false)
     end
     local own = listeners == 0 and 'quiet' or 'message'
-    local next = give_turn(line, places, turn, publish, turn_prefix, process, own, turn_millis)
+    local next = give_turn(line, places, turn, publish, turn_prefix, process, own, turn_millis,
+            listeners == 0 and grants or nil)
     if listeners > 0 then
         return 3
     elseif next == process then
@@ -141,6 +194,10 @@ local function announce_free(line, places, turn, publish, channel, message, proc
     elseif next then
         if stays == '1' then
             stand_in_line(line, places, process, place_millis, false)
+            if grants and own_heir and own_heir ~= '' then
+                redis.call('hset', grants.heirs, process, own_heir)
+                redis.call('pexpire', grants.heirs, place_millis * 2)
+            end
         end
         return 5
     end

@@ -10,6 +10,8 @@
 -- KEYS[4]  the line, "hasp_lock_line:{<name>}"
 -- KEYS[5]  the places in line, "hasp_lock_line_places:{<name>}"
 -- KEYS[6]  the turn, "hasp_lock_turn:{<name>}"
+-- KEYS[7]  the heirs, "hasp_lock_line_heirs:{<name>}" (turns.lua, grants)
+-- KEYS[8]  the grant, "hasp_lock_grant:{<name>}"
 -- ARGV[1]  the message published when the lock becomes free: "0" (wake one waiter)
 -- ARGV[2]  lease in milliseconds to set when the owner still holds the lock afterwards
 -- ARGV[3]  the owner field, "<clientId>:<holderId>"
@@ -29,6 +31,8 @@
 -- ARGV[12] what the turn channels of the lock start with, "hasp_lock_turn__channel:{<name>}:"
 -- ARGV[13] '1' when the releasing process itself listens on the shared channel (it is then not counted among
 --          the others who listen there), else '0'
+-- ARGV[14] with ARGV[9] '1': the releasing process's heir when it keeps its place, "<stamp>:<lease ms>:<owner field>"
+--          (turns.lua, grants), or ''
 --
 -- Returns  nil when the owner does not hold the lock (nothing changed); 0 when the owner still
 --          holds it (count decremented, lease reset to ARGV[2]); 2 when it was handed over: the hash now
@@ -37,9 +41,9 @@
 --          published on KEYS[2] and the turn goes to the first live process in line; then 3 when someone listens
 --          on the shared channel besides the releasing process (a client that does not take turns may be waiting: the releasing process lets it
 --          have its go, and a turn of its own comes as a message like any other's); else 5 when the turn went to
---          another process, 4 when it went to the releasing process itself without a message (which wakes one of
---          its own waiters), 1 when nobody waits in line. A hand-over is not made
---          while another process listens on the shared channel: the lock is freed instead.
+--          another process (or the lock was granted to its heir), 4 when it went to the releasing process itself
+--          without a message (which wakes one of its own waiters), 1 when nobody waits in line. A hand-over or a grant
+--          is not made while another process listens on the shared channel: the lock is freed instead.
 --
 -- Every send reads the latch first, the first one too: a re-send travels on another connection and may
 -- run before it, and the first send must then answer what the re-send did instead of giving back a
@@ -49,6 +53,7 @@
 -- than finding it gone.
 
 local lock, channel, latch, line, places, turn = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local grants = {lock = lock, heirs = KEYS[7], grant = KEYS[8]}
 local publish, successor, process = ARGV[5], ARGV[6], ARGV[8]
 local own_listener = tonumber(ARGV[13])
 
@@ -69,7 +74,7 @@ if tonumber(count) > 1 then
     return 0
 end
 
-redis.call('del', lock)
+redis.call('del', lock, grants.grant)
 if successor ~= '' then
     local numsub = publish == 'spublish' and 'shardnumsub' or 'numsub'
     if redis.call('pubsub', numsub, channel)[2] - own_listener <= 0 then
@@ -81,6 +86,6 @@ if successor ~= '' then
 end
 
 local outcome = announce_free(line, places, turn, publish, channel, ARGV[1], process, ARGV[9], tonumber(ARGV[10]),
-        ARGV[11], ARGV[12], own_listener) or 1
+        ARGV[11], ARGV[12], own_listener, grants, ARGV[14]) or 1
 redis.call('set', latch, outcome, 'px', ARGV[4])
 return outcome

@@ -24,8 +24,33 @@ class TurnChannelTest {
     private static final LockOwner ASKING = LockOwner.of("8a0c6c39-55d4-8f3e-9a51-3b1c1d9e2f40", 7);
 
     private final AtomicInteger passed = new AtomicInteger();
+    private final List<Grant> declined = new ArrayList<>();
+    private final List<LockOwner> declinedTo = new ArrayList<>();
     private final WaitChannel channel = new WaitChannel(LockKeys.channel(NAME), LockKeys.turnChannel(NAME, "me"),
-            passed::incrementAndGet);
+            new UnusedTurns() {
+                @Override
+                public void pass() {
+                    passed.incrementAndGet();
+                }
+
+                @Override
+                public CompletableFuture<Void> leave() {
+                    return CompletableFuture.completedFuture(null);
+                }
+
+                @Override
+                public long namedAtNanos(Grant grant) {
+                    return grant.stamp();
+                }
+
+                @Override
+                public void decline(Grant grant, HandOver to) {
+                    declined.add(grant);
+                    if (to != null) {
+                        declinedTo.add(to.successor().owner());
+                    }
+                }
+            });
     private final List<String> woken = new ArrayList<>();
 
     private void parked(String who) {
@@ -177,5 +202,108 @@ class TurnChannelTest {
         channel.freed(ReleaseOutcome.FREED_TURN_ELSEWHERE, System.nanoTime(), 1, channel.place.turns());
         channel.onResubscribed(channel.turnChannel);
         assertEquals(0, parkBeforeFirstTry(), "messages may have been lost: it tries");
+    }
+
+    /** A parked acquisition of {@code owner} with {@code lease}; {@code granted} records the reports it gets. */
+    private Wake parkedHeir(LockOwner owner, long lease, List<Boolean> granted) {
+        return parkedHeir(owner, lease, granted, new ArrayList<>());
+    }
+
+    /** ... and {@code since} records since when the lock it was handed is counted as granted. */
+    private Wake parkedHeir(LockOwner owner, long lease, List<Boolean> granted, List<Long> since) {
+        Successor heir = new Successor(ReentrantKind.INSTANCE, NAME, owner, lease) {
+            @Override
+            void handOverEnded(boolean handedOver, Throwable error, long sentNanos) {
+                granted.add(handedOver);
+                since.add(sentNanos);
+            }
+        };
+        Wake wake = new Wake(() -> woken.add("heir " + owner.field()), heir);
+        assertTrue(channel.parkUnlessPermit(wake));
+        return wake;
+    }
+
+    private void grant(String message) {
+        channel.onMessage(channel.turnChannel, message);
+    }
+
+    private static final LockOwner OTHER = LockOwner.of("8a0c6c39-55d4-8f3e-9a51-3b1c1d9e2f40", 8);
+
+    @Test
+    void aGrantGoesToAParkedAcquisitionOfTheOwnerAndLeaseGrantedWithoutWakingIt() {
+        channel.ready.complete(channel);
+        channel.join();
+        channel.join();
+        channel.join();
+        List<Boolean> other = new ArrayList<>();
+        List<Boolean> otherLease = new ArrayList<>();
+        List<Boolean> heir = new ArrayList<>();
+        List<Long> since = new ArrayList<>();
+        parkedHeir(OTHER, 30_000, other);
+        parkedHeir(ASKING, 10_000, otherLease);
+        parkedHeir(ASKING, 30_000, heir, since);
+        grant("g12:30000:" + ASKING.field());
+        assertEquals(List.of(12L), since, "granted after the heir was named, by its stamp");
+        assertEquals(List.of(), other, "another owner still waits");
+        assertEquals(List.of(), otherLease, "so does the owner's acquisition that asked for another lease");
+        assertEquals(List.of(true), heir, "it holds the lock, granted");
+        assertEquals(List.of(), woken, "nobody runs an acquire");
+        assertEquals(List.of(), declined);
+        assertEquals(2, channel.parked());
+        assertTrue(channel.parkBeforeFirstTry(ReentrantKind.INSTANCE, NAME, LockOwner.of("other", 1),
+                System.nanoTime()) > 0, "a new local acquisition waits for the granted holder's unlock");
+    }
+
+    @Test
+    void aGrantForAnOwnerNotParkedHereIsGivenBackAndAWaiterBetweenTriesLooksAtOnce() {
+        channel.ready.complete(channel);
+        channel.join();
+        List<Boolean> reports = new ArrayList<>();
+        Wake wake = parkedHeir(ASKING, 30_000, reports);
+        assertTrue(wake.claim(), "its timeout took it: it is sending an acquire");
+        channel.unpark(wake);
+        grant("g11:30000:" + ASKING.field());
+        assertEquals(List.of(new Grant(11, 30_000, ASKING.field())), declined);
+        assertEquals(List.of(), reports);
+        assertEquals(0, passed.get(), "a grant is not a turn to pass");
+        assertFalse(channel.parkUnlessPermit(new Wake(() -> woken.add("x"))), "the waiter between tries looks now");
+    }
+
+    @Test
+    void aGrantNobodyHereWaitsForIsGivenBackAndAcquisitionsAreNotExpectedBack() {
+        channel.ready.complete(channel);
+        parkBeforeFirstTry();
+        grant("g11:30000:" + ASKING.field());
+        assertEquals(List.of(new Grant(11, 30_000, ASKING.field())), declined);
+        assertEquals(0, channel.staysInLine());
+    }
+
+    @Test
+    void aMessageThatIsNeitherATurnNorAGrantChangesNothing() {
+        channel.ready.complete(channel);
+        channel.join();
+        List<Boolean> reports = new ArrayList<>();
+        parkedHeir(ASKING, 30_000, reports);
+        grant("g11");
+        grant("hello");
+        assertEquals(List.of(), reports);
+        assertEquals(List.of(), declined);
+        assertEquals(1, channel.parked());
+    }
+
+    @Test
+    void aGrantForAnOwnerNotParkedHereGoesToTheLongestParkedWaiterInstead() {
+        channel.ready.complete(channel);
+        channel.join();
+        channel.join();
+        List<Boolean> first = new ArrayList<>();
+        List<Boolean> second = new ArrayList<>();
+        parkedHeir(OTHER, 30_000, first);
+        parkedHeir(LockOwner.of("8a0c6c39-55d4-8f3e-9a51-3b1c1d9e2f40", 9), 30_000, second);
+        grant("g11:30000:" + ASKING.field());
+        assertEquals(List.of(new Grant(11, 30_000, ASKING.field())), declined);
+        assertEquals(List.of(OTHER), declinedTo, "the decline hands the lock to the longest-parked waiter");
+        assertEquals(1, channel.parked(), "claimed: it waits for the decline's answer, not for a wake");
+        assertEquals(List.of(), first, "told only once the decline answers");
     }
 }
