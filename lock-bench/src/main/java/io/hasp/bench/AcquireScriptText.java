@@ -48,14 +48,14 @@ public final class AcquireScriptText {
     }
 
     /**
-     * The keys of a call on lock {@code lock}: the lock, and the keys of its line (names of the raw rows' own, on one
-     * server).
+     * The keys of a call on lock {@code lock}: the lock, and the keys of its line and its grants (names of the raw
+     * rows' own, on one server).
      *
      * @param lock the lock's key
-     * @return the four keys, in the script's order
+     * @return the six keys, in the script's order
      */
     public static List<String> keys(String lock) {
-        return List.of(lock, lock + ":line", lock + ":places", lock + ":turn");
+        return List.of(lock, lock + ":line", lock + ":places", lock + ":turn", lock + ":heirs", lock + ":grant");
     }
 
     /**

@@ -52,10 +52,11 @@ public final class LockPairScriptText {
                 + AcquireScriptText.resource(UNLOCK_RESOURCE)
                 + "\nend\n"
                 + "local line, places, turn = KEYS[1] .. ':line', KEYS[1] .. ':places', KEYS[1] .. ':turn'\n"
-                + "if acquire({KEYS[1], line, places, turn}, {ARGV[1], ARGV[2], '1', '', '0'}) then\n"
+                + "local heirs, grant = KEYS[1] .. ':heirs', KEYS[1] .. ':grant'\n"
+                + "if acquire({KEYS[1], line, places, turn, heirs, grant}, {ARGV[1], ARGV[2], '1', '', '0', ''}) then\n"
                 + "    return -1\n"
                 + "end\n"
-                + "return unlock({KEYS[1], KEYS[2], KEYS[3], line, places, turn}, {'0', ARGV[1], ARGV[2], ARGV[3],"
-                + " 'publish', '', '0', '', '0', '5000', '200', KEYS[2] .. ':', '0'})\n";
+                + "return unlock({KEYS[1], KEYS[2], KEYS[3], line, places, turn, heirs, grant}, {'0', ARGV[1], ARGV[2],"
+                + " ARGV[3], 'publish', '', '0', '', '0', '5000', '200', KEYS[2] .. ':', '0', ''})\n";
     }
 }

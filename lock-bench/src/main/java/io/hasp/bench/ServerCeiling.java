@@ -94,11 +94,11 @@ public final class ServerCeiling {
      */
     static Result measure(Path executable, String host, int port, String sha, long requests, int clients, int pipeline) {
         List<String> arguments = List.of("-c", Integer.toString(clients), "-P", Integer.toString(pipeline),
-                "-n", Long.toString(requests), "--csv", "EVALSHA", sha, "4", "bench:ceiling", "bench:ceiling:line",
-                "bench:ceiling:places", "bench:ceiling:turn",
+                "-n", Long.toString(requests), "--csv", "EVALSHA", sha, "6", "bench:ceiling", "bench:ceiling:line",
+                "bench:ceiling:places", "bench:ceiling:turn", "bench:ceiling:heirs", "bench:ceiling:grant",
                 AcquireScriptText.LEASE_MILLIS, AcquireScriptText.OWNER, AcquireScriptText.COUNT);
         String shown = "redis-benchmark -c " + clients + " -P " + pipeline + " -n " + requests
-                + " EVALSHA <acquire> 4 <key> <key>:line <key>:places <key>:turn "
+                + " EVALSHA <acquire> 6 <key> <key>:line <key>:places <key>:turn <key>:heirs <key>:grant "
                 + AcquireScriptText.LEASE_MILLIS + " " + AcquireScriptText.OWNER + " " + AcquireScriptText.COUNT;
         return run(executable, host, port, arguments, shown);
     }

@@ -37,7 +37,7 @@
 
 local lock, line, places, turn, heirs, grant = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local owner, target, process, place_millis = ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
-local heir = ARGV[6]
+local heir = ARGV[6] or ''
 
 -- Waits in line (wait_in_line), and names the caller its process's heir when the process waits for its turn.
 local function wait_as_heir(free)

@@ -38,7 +38,7 @@ local function free()
     give_turn(KEYS[3], KEYS[4], KEYS[5], ARGV[5], ARGV[7], '', 'skip', ARGV[6], listeners == 0 and grants or nil)
 end
 
-local heir = ARGV[9]
+local heir = ARGV[9] or ''
 if heir ~= '' then
     if redis.call('hget', grants.heirs, ARGV[8]) == heir then
         redis.call('hdel', grants.heirs, ARGV[8])
@@ -46,7 +46,7 @@ if heir ~= '' then
     if redis.call('get', grants.grant) == ARGV[8] .. ' ' .. heir then
         redis.call('del', grants.grant)
         if redis.call('hget', KEYS[1], ARGV[2]) == '1' then
-            if ARGV[10] ~= '' then
+            if (ARGV[10] or '') ~= '' then
                 redis.call('del', KEYS[1])
                 redis.call('hset', KEYS[1], ARGV[10], 1)
                 redis.call('pexpire', KEYS[1], ARGV[11])
