@@ -25,9 +25,9 @@ final class FencedAcquireScript {
      */
     static CompletableFuture<AcquireOutcome> run(RedisCommands redis, String key, String owner, long leaseMillis,
             int targetCount, String process, boolean waits) {
-        List<String> inLine = LockKeys.inLine(key);
+        List<String> inLine = LockKeys.inLineWithGrants(key);
         return redis.evalsha(SCRIPT, AcquireOutcome.FENCED_REPLY,
-                List.of(key, LockKeys.tokenCounter(key), inLine.get(1), inLine.get(2), inLine.get(3)),
+                List.of(key, LockKeys.tokenCounter(key), inLine.get(1), inLine.get(2), inLine.get(3), inLine.get(5)),
                 Boxes.of(leaseMillis), owner, (long) targetCount, process, waits ? PLACE_MILLIS : "0");
     }
 }

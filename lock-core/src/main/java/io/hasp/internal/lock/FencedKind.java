@@ -71,6 +71,18 @@ final class FencedKind implements LockKind {
         return LOCK.rollback(topology, name, owner, targetCount, leaseMillis);
     }
 
+    /** Declined as the line's lock declines it: this kind's waiters share the reentrant lock's line. */
+    @Override
+    public CompletableFuture<Long> declineGrant(Topology topology, String name, String process, Grant grant,
+            LockOwner successor, long successorLeaseMillis) {
+        return LOCK.declineGrant(topology, name, process, grant, successor, successorLeaseMillis);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> leaveLine(Topology topology, String name, String process, List<String> held) {
+        return LOCK.leaveLine(topology, name, process, held);
+    }
+
     @Override
     public CompletableFuture<String> renew(RedisCommands redis, List<String> names, List<LockOwner> owners,
             long leaseMillis, boolean keysDeclared) {

@@ -1,5 +1,6 @@
 package io.hasp.internal.lock;
 
+import io.hasp.lock.LockOwner;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -18,10 +19,11 @@ interface UnusedTurns {
     void decline(Grant grant, HandOver to);
 
     /**
-     * This client closes: its process leaves the lock's line, and a grant to it that it never took goes on. The
-     * future completes once that is done, or failed; never exceptionally.
+     * This client closes: its process leaves the lock's line, and a grant to it that it never took goes on (a grant
+     * to {@code taken}, when not null, or to an owner holding the lock here, was taken). The future completes once
+     * that is done, or failed; never exceptionally.
      */
-    CompletableFuture<Void> leave();
+    CompletableFuture<Void> leave(LockOwner taken);
 
     /** When, on this client's clock, the heir {@code grant} went to was named: the lock was granted after that. */
     long namedAtNanos(Grant grant);

@@ -2,6 +2,7 @@ package io.hasp.internal.lock;
 
 import io.hasp.RedisClosedException;
 import io.hasp.internal.Futures;
+import io.hasp.lock.LockOwner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -39,8 +40,11 @@ final class UnusedTurnsOnServer implements UnusedTurns {
     }
 
     @Override
-    public CompletableFuture<Void> leave() {
+    public CompletableFuture<Void> leave(LockOwner taken) {
         List<String> held = new ArrayList<>();
+        if (taken != null) {
+            held.add(taken.field());
+        }
         for (Hold hold : context.holds.onLock(kind, name)) {
             held.add(hold.key.field());
         }
@@ -73,6 +77,8 @@ final class UnusedTurnsOnServer implements UnusedTurns {
         private final long sentNanos = context.nanoTime();
         private final long retryUntilNanos = sentNanos + context.retryNanos;
         private int failedSends;
+        /** The last send's failure, when one failed: an earlier send may have taken effect. */
+        private Throwable lastFailure;
 
         Decline(Grant grant, HandOver handOver) {
             this.grant = grant;
@@ -90,13 +96,15 @@ final class UnusedTurnsOnServer implements UnusedTurns {
         private void answered(Long outcome, Throwable error) {
             if (error == null) {
                 if (handOver != null) {
-                    handOver.ended(outcome == 2, null, sentNanos);
+                    // After a failed send, "nothing to decline" may be an earlier send's hand-over: unknown.
+                    handOver.ended(outcome == 2, outcome == 0 ? lastFailure : null, sentNanos);
                 } else if (outcome == 1) {
                     context.waiters.handOff(kind.channel(name), context.nanoTime());
                 }
                 return;
             }
             Throwable cause = Futures.unwrap(error);
+            lastFailure = cause;
             if (context.resendLater(this, this::send, cause, failedSends++, retryUntilNanos)) {
                 return;
             }

@@ -59,6 +59,7 @@ final class WaitChannel implements MessageListener {
     private final ParkedWakes parked = new ParkedWakes();   // guarded by this
     private int refs;                   // guarded by this
     private boolean closed;             // guarded by this
+    private boolean leaving;            // guarded by this; the client closes: grants are declined, never taken
     private Timeout linger;             // guarded by this
     private Subscription subscription;  // guarded by this
     private int handOvers;              // guarded by this; hand-overs since the lock was last freed
@@ -135,8 +136,7 @@ final class WaitChannel implements MessageListener {
         return true;
     }
 
-    /** Closes the channel because its subscription failed. */
-    synchronized void closeFailed() {
+    synchronized void closeFailed() {   // its subscription failed
         closed = true;
     }
 
@@ -163,10 +163,9 @@ final class WaitChannel implements MessageListener {
     }
 
     /**
-     * Claims, for a release by {@code releaser} of lock {@code name} of {@code kind}, the parked
-     * waiter to hand the lock to: the longest-parked acquisition of that kind and lock by another
-     * owner. Null when there is none, or when {@link #MAX_HAND_OVERS} hand-overs came in a row (then the
-     * release frees the lock, and the turn goes to the next process in line).
+     * Claims, for a release by {@code releaser} of lock {@code name} of {@code kind}, the longest-parked acquisition
+     * of that kind and lock by another owner to hand the lock to. Null when there is none, or after
+     * {@link #MAX_HAND_OVERS} hand-overs in a row (the release then frees the lock and gives the turn on).
      */
     synchronized Wake claimSuccessor(LockKind kind, String name, LockOwner releaser) {
         if (!ready.isDone() || ready.isCompletedExceptionally()) {
@@ -183,13 +182,10 @@ final class WaitChannel implements MessageListener {
         return wake;
     }
 
-    /**
-     * For {@code grant}: takes out of the queue, and returns, a parked acquisition of a kind that hands over, of the
-     * owner and lease granted (it holds the lock); else null: the caller declines the grant.
-     */
+    /** For {@code grant}: claims the parked acquisition of the owner and lease granted (it holds the lock); or null. */
     synchronized Successor claimGranted(Grant grant) {
-        Wake wake = parked.claimForHandOver(a -> a.kind().handsOver() && a.leaseMillis() == grant.leaseMillis()
-                && a.owner().field().equals(grant.owner()));
+        Wake wake = leaving ? null : parked.claimForHandOver(a -> a.kind().handsOver()
+                && a.leaseMillis() == grant.leaseMillis() && a.owner().field().equals(grant.owner()));
         if (wake == null) {
             return null;
         }
@@ -199,12 +195,9 @@ final class WaitChannel implements MessageListener {
         return wake.successor;
     }
 
-    /**
-     * A grant this process declines (its owner waits here no more) may go to the longest-parked acquisition of a kind
-     * that hands over, claimed here; with none, it is a turn nobody here takes ({@link #leftForATry}): null.
-     */
+    /** For a declined grant: claims the longest-parked waiter that takes hand-overs; else {@link #leftForATry}. */
     synchronized Wake claimSuccessorForGrant() {
-        Wake wake = parked.claimForHandOver(a -> a.kind().handsOver());
+        Wake wake = leaving ? null : parked.claimForHandOver(a -> a.kind().handsOver());
         if (wake == null) {
             leftForATry();
         }
@@ -427,9 +420,20 @@ final class WaitChannel implements MessageListener {
     }
 
 
-    /** This client closes: leaves the lock's line ({@link UnusedTurns#leave}); null when its kind takes no turns. */
+    /**
+     * The client closes: leaves the line ({@link UnusedTurns#leave}) and declines every grant from now on; null when
+     * the kind takes no turns. The owner last handed the lock here counts as holding (its hold may be unrecorded).
+     */
     CompletableFuture<Void> leaveLine() {
-        return unused == null ? null : unused.leave();
+        if (unused == null) {
+            return null;
+        }
+        Successor taken;
+        synchronized (this) {
+            leaving = true;
+            taken = heldBy;
+        }
+        return unused.leave(taken == null ? null : taken.owner());
     }
 
     /** Number of parked waiters, for tests and diagnostics. */

@@ -10,6 +10,8 @@
 -- KEYS[3]  the line, "hasp_lock_line:{<name>}"
 -- KEYS[4]  the places in line, "hasp_lock_line_places:{<name>}"
 -- KEYS[5]  the turn, "hasp_lock_turn:{<name>}"
+-- KEYS[6]  the grant, "hasp_lock_grant:{<name>}" (turns.lua: a plain lock's waiter of the same owner may be granted
+--          the lock, which a fenced acquire of that owner then takes)
 -- ARGV[1]  lease in milliseconds: the key's PEXPIRE once the owner holds the lock
 -- ARGV[2]  the owner field, "<clientId>:<holderId>"
 -- ARGV[3]  the hold count this request brings the owner to (the caller's count + 1). A request
@@ -29,6 +31,11 @@ if not held and tonumber(ARGV[3]) > 1 then
 end
 if held and tonumber(held) >= tonumber(ARGV[3]) then
     redis.call('pexpire', KEYS[1], ARGV[1])
+    -- A lock granted to this owner as its process's heir (turns.lua), and not taken yet, is taken now: the grant is
+    -- consumed (a decline sent late then changes nothing), and the hold gets a token of its own.
+    if tonumber(ARGV[3]) == 1 and KEYS[6] and redis.call('del', KEYS[6]) == 1 then
+        return string.format('%d', redis.call('incr', KEYS[2]))
+    end
     local issued = redis.call('get', KEYS[2])
     if issued then
         return issued

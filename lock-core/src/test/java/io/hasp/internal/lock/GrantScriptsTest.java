@@ -241,4 +241,35 @@ class GrantScriptsTest {
         assertFalse(LeaveLineScript.run(topology, name, HEIR_PROCESS, List.of(owners[1].field())).join());
         assertNull(heirOf(name, HEIR_PROCESS), "it names no heir any more");
     }
+
+    @Test
+    void aFencedAcquireOfTheGrantedOwnerTakesTheGrantWithATokenOfItsOwn(TestInfo test) {
+        String name = name(test);
+        LockOwner[] owners = heldWithAnHeirInLine(name);
+        probe.call("SET", LockKeys.tokenCounter(name), "41");
+        try (RedisProbe heirProcess = subscribed(LockKeys.turnChannel(name, HEIR_PROCESS))) {
+            release(name, owners[0], RELEASING);
+            heirProcess.read();
+        }
+        AcquireOutcome taken = FencedKind.INSTANCE.acquireInLine(topology, name, owners[1], LEASE, 1, HEIR_PROCESS,
+                true).join();
+        assertTrue(taken.acquired());
+        assertEquals(42L, taken.token(), "a token of its own, above every one before");
+        assertEquals(0L, probe.call("EXISTS", "hasp_lock_grant:{" + name + "}"), "consumed");
+        assertEquals(0L, decline(name, new Grant(7, LEASE, owners[1].field()), null), "a late decline frees nothing");
+        assertEquals(List.of(owners[1].field(), "1"), probe.call("HGETALL", name));
+    }
+
+    @Test
+    void aWaitChannelMadeByTheFencedLockDeclinesAGrantAsThePlainLockDoes(TestInfo test) {
+        String name = name(test);
+        LockOwner[] owners = heldWithAnHeirInLine(name);
+        try (RedisProbe heirProcess = subscribed(LockKeys.turnChannel(name, HEIR_PROCESS))) {
+            release(name, owners[0], RELEASING);
+            heirProcess.read();
+        }
+        assertEquals(1L, FencedKind.INSTANCE.declineGrant(topology, name, HEIR_PROCESS,
+                new Grant(7, LEASE, owners[1].field()), null, 0).join());
+        assertEquals(0L, probe.call("EXISTS", name));
+    }
 }

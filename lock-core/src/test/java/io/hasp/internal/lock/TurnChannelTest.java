@@ -26,6 +26,7 @@ class TurnChannelTest {
     private final AtomicInteger passed = new AtomicInteger();
     private final List<Grant> declined = new ArrayList<>();
     private final List<LockOwner> declinedTo = new ArrayList<>();
+    private final List<String> left = new ArrayList<>();
     private final WaitChannel channel = new WaitChannel(LockKeys.channel(NAME), LockKeys.turnChannel(NAME, "me"),
             new UnusedTurns() {
                 @Override
@@ -34,7 +35,8 @@ class TurnChannelTest {
                 }
 
                 @Override
-                public CompletableFuture<Void> leave() {
+                public CompletableFuture<Void> leave(LockOwner taken) {
+                    left.add(taken == null ? "nobody" : taken.field());
                     return CompletableFuture.completedFuture(null);
                 }
 
@@ -305,5 +307,24 @@ class TurnChannelTest {
         assertEquals(List.of(OTHER), declinedTo, "the decline hands the lock to the longest-parked waiter");
         assertEquals(1, channel.parked(), "claimed: it waits for the decline's answer, not for a wake");
         assertEquals(List.of(), first, "told only once the decline answers");
+    }
+
+    @Test
+    void onceTheClientClosesAGrantIsDeclinedEvenForAParkedAcquisitionOfItsOwner() {
+        channel.ready.complete(channel);
+        channel.join();
+        channel.join();
+        List<Boolean> first = new ArrayList<>();
+        List<Boolean> heir = new ArrayList<>();
+        parkedHeir(OTHER, 30_000, first);
+        parkedHeir(ASKING, 30_000, heir);
+        grant("g11:30000:" + OTHER.field());   // taken before the close: its owner is counted among the holders
+        channel.leaveLine();
+        grant("g12:30000:" + ASKING.field());
+        assertEquals(List.of(true), first);
+        assertEquals(List.of(), heir, "its process leaves the line: the grant goes on, not to it");
+        assertEquals(List.of(new Grant(12, 30_000, ASKING.field())), declined);
+        assertEquals(List.of(), declinedTo, "nor to another waiter here");
+        assertEquals(List.of(OTHER.field()), left, "the owner that took a grant here is counted as holding");
     }
 }
