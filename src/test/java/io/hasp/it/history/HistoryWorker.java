@@ -1,0 +1,170 @@
+package io.hasp.it.history;
+
+import io.hasp.HaspClient;
+import io.hasp.HaspConfig;
+import io.hasp.RedisException;
+import io.hasp.Replies;
+import io.hasp.lock.FencedLock;
+import io.hasp.lock.HoldEnd;
+import io.hasp.lock.LockOwner;
+import io.hasp.testing.history.HistoryRecorder;
+import io.hasp.testing.history.OperationType;
+import io.hasp.testing.history.PendingOperation;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The main class of the child JVMs whose lock operations {@link LockHistoryIT} records and checks. Arguments are
+ * {@code key=value} pairs: {@code mode} (work | pause), {@code uri}, {@code lock} (a fenced lock), {@code resource}
+ * (a {@link FencedResource}), {@code process}, {@code threads}, {@code seconds}, {@code lease} (ms), {@code out} (the
+ * history file).
+ *
+ * <ul>
+ *   <li>{@code work}: each thread, until the time is up, takes the lock ({@code tryLockAndGetTokenAsync} with a wait
+ *       of 2 s and the lease), writes its token to the resource, and unlocks; every acquire and release is recorded
+ *       with its outcome (unknown when the call failed in a way that leaves it open); then it writes the history and
+ *       prints {@code DONE <operations>}.</li>
+ *   <li>{@code pause}: takes the lock once, records it, prints {@code LOCKED <token>}, then waits for the key
+ *       {@code <resource>:go} (the test stops this JVM with SIGSTOP meanwhile, and sets the key before it lets it go
+ *       on); then writes with its token, unlocks, writes the history and prints
+ *       {@code RESUMED <accepted> <hold end>}.</li>
+ * </ul>
+ *
+ * <p>Times are {@code System.nanoTime}: every process runs on one Linux machine, where it is the machine's monotonic
+ * clock, so the histories of the processes compare.
+ */
+public final class HistoryWorker {
+
+    private HistoryWorker() {
+    }
+
+    /** Runs one worker process; see the class comment. */
+    public static void main(String[] argv) throws Exception {
+        Map<String, String> args = new HashMap<>();
+        for (String a : argv) {
+            int eq = a.indexOf('=');
+            args.put(a.substring(0, eq), a.substring(eq + 1));
+        }
+        String process = args.get("process");
+        HistoryRecorder recorder = new HistoryRecorder(process);
+        try (HaspClient client = connect(HaspConfig.builder().uri(args.get("uri")).build())) {
+            FencedLock lock = client.getFencedLock(args.get("lock"));
+            FencedResource resource = new FencedResource(args.get("resource"));
+            Duration lease = Duration.ofMillis(Long.parseLong(args.get("lease")));
+            if ("pause".equals(args.get("mode"))) {
+                pause(client, lock, resource, recorder, lease, args.get("resource") + ":go");
+            } else {
+                work(client, lock, resource, recorder, lease, Integer.parseInt(args.get("threads")),
+                        Long.parseLong(args.get("seconds")));
+            }
+            recorder.writeTo(Path.of(args.get("out")));
+        }
+        System.exit(0);
+    }
+
+    private static void work(HaspClient client, FencedLock lock, FencedResource resource, HistoryRecorder recorder,
+            Duration lease, int threads, long seconds) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            LockOwner owner = lock.owner(t + 1);
+            Thread worker = new Thread(() -> {
+                while (System.nanoTime() - end < 0) {
+                    round(client, lock, resource, recorder, lease, owner);
+                }
+            }, "history-worker-" + t);
+            worker.start();
+            workers.add(worker);
+        }
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        System.out.println("DONE " + recorder.operations().size());
+        System.out.flush();
+    }
+
+    /** One acquire, write and release by {@code owner}, each recorded. */
+    private static void round(HaspClient client, FencedLock lock, FencedResource resource, HistoryRecorder recorder,
+            Duration lease, LockOwner owner) {
+        String name = lock.getName();
+        PendingOperation acquire = recorder.begin(owner.field(), name, OperationType.ACQUIRE);
+        OptionalLong token;
+        try {
+            token = lock.tryLockAndGetTokenAsync(Duration.ofSeconds(2), lease, owner).get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException | InterruptedException e) {
+            acquire.unknown();   // the grant may have landed (it is rolled back, or runs out with its lease)
+            return;
+        }
+        if (token.isEmpty()) {
+            acquire.fail();
+            return;
+        }
+        acquire.ok(token.getAsLong(), acquire.invokedNanos() + lease.toNanos());
+        try {
+            resource.write(client.commands(), token.getAsLong(), owner.field()).get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException | InterruptedException e) {
+            // the write's outcome does not matter to the lock's history
+        }
+        release(lock, recorder, owner);
+    }
+
+    private static void release(FencedLock lock, HistoryRecorder recorder, LockOwner owner) {
+        PendingOperation release = recorder.begin(owner.field(), lock.getName(), OperationType.RELEASE);
+        try {
+            lock.unlockAsync(owner).get(30, TimeUnit.SECONDS);
+            release.ok();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RedisException) {
+                release.unknown();
+            } else {
+                release.fail();   // not held (any more): nothing was released
+            }
+        } catch (TimeoutException | InterruptedException e) {
+            release.unknown();
+        }
+    }
+
+    private static void pause(HaspClient client, FencedLock lock, FencedResource resource, HistoryRecorder recorder,
+            Duration lease, String go) throws Exception {
+        LockOwner owner = lock.owner(1);
+        PendingOperation acquire = recorder.begin(owner.field(), lock.getName(), OperationType.ACQUIRE);
+        long token = lock.lockAndGetTokenAsync(lease, owner).get(30, TimeUnit.SECONDS);
+        acquire.ok(token, acquire.invokedNanos() + lease.toNanos());
+        CompletableFuture<HoldEnd> ended = lock.holdEnd(owner);
+        System.out.println("LOCKED " + token);
+        System.out.flush();
+        // Stopped here by the test; it sets the key before it lets this JVM go on.
+        while (client.commands().execute(Replies.LONG, "EXISTS", go).get(30, TimeUnit.SECONDS) == 0) {
+            Thread.sleep(10);
+        }
+        boolean accepted = resource.write(client.commands(), token, owner.field() + " after its pause")
+                .get(30, TimeUnit.SECONDS);
+        release(lock, recorder, owner);
+        HoldEnd end = ended.get(30, TimeUnit.SECONDS);
+        System.out.println("RESUMED " + accepted + " " + end);
+        System.out.flush();
+    }
+
+    /** Connects, retrying while the test's proxy cuts connections during the handshake. */
+    private static HaspClient connect(HaspConfig config) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return HaspClient.create(config);
+            } catch (RedisException e) {
+                if (attempt == 50) {
+                    throw e;
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+}
