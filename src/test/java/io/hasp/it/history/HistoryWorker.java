@@ -5,9 +5,11 @@ import io.hasp.HaspConfig;
 import io.hasp.RedisException;
 import io.hasp.Replies;
 import io.hasp.lock.FencedLock;
+import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldEnd;
 import io.hasp.lock.LockOwner;
 import io.hasp.testing.history.HistoryRecorder;
+import io.hasp.testing.history.LockMode;
 import io.hasp.testing.history.OperationType;
 import io.hasp.testing.history.PendingOperation;
 import java.nio.file.Path;
@@ -21,18 +23,20 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * The main class of the child JVMs whose lock operations {@link LockHistoryIT} records and checks. Arguments are
- * {@code key=value} pairs: {@code mode} (work | pause), {@code uri}, {@code lock} (a fenced lock), {@code resource}
- * (a {@link FencedResource}), {@code process}, {@code threads}, {@code seconds}, {@code lease} (ms), {@code out} (the
- * history file).
+ * {@code key=value} pairs: {@code mode} (work | pause), {@code kind} (fenced, the default, or reentrant),
+ * {@code uri}, {@code lock}, {@code resource} (a {@link FencedResource}), {@code process}, {@code threads},
+ * {@code seconds}, {@code lease} (ms), {@code out} (the history file).
  *
  * <ul>
- *   <li>{@code work}: each thread, until the time is up, takes the lock ({@code tryLockAndGetTokenAsync} with a wait
- *       of 2 s and the lease), writes its token to the resource, and unlocks; every acquire and release is recorded
- *       with its outcome (unknown when the call failed in a way that leaves it open); then it writes the history and
- *       prints {@code DONE <operations>}.</li>
+ *   <li>{@code work}: each thread, until the time is up, takes the lock (with a wait of 2 s and the lease) and
+ *       gives it back: the fenced lock's holder writes its token to the resource in between; the reentrant lock's
+ *       holder takes it again (a re-entry, which resets the lease) and unlocks twice. Every acquire, re-entry and
+ *       release is recorded with its outcome (unknown when the call failed in a way that leaves it open); then it
+ *       writes the history and prints {@code DONE <operations>}.</li>
  *   <li>{@code pause}: takes the lock once, records it, prints {@code LOCKED <token>}, then waits for the key
  *       {@code <resource>:go} (the test stops this JVM with SIGSTOP meanwhile, and sets the key before it lets it go
  *       on); then writes with its token, unlocks, writes the history and prints
@@ -63,23 +67,30 @@ public final class HistoryWorker {
             if ("pause".equals(args.get("mode"))) {
                 pause(client, lock, resource, recorder, lease, args.get("resource") + ":go");
             } else {
-                work(client, lock, resource, recorder, lease, Integer.parseInt(args.get("threads")),
-                        Long.parseLong(args.get("seconds")));
+                boolean reentrant = "reentrant".equals(args.get("kind"));
+                HaspLock plain = client.getLock(args.get("lock"));
+                work(owner -> {
+                    if (reentrant) {
+                        reentrantRound(plain, recorder, lease, owner);
+                    } else {
+                        round(client, lock, resource, recorder, lease, owner);
+                    }
+                }, lock, recorder, Integer.parseInt(args.get("threads")), Long.parseLong(args.get("seconds")));
             }
             recorder.writeTo(Path.of(args.get("out")));
         }
         System.exit(0);
     }
 
-    private static void work(HaspClient client, FencedLock lock, FencedResource resource, HistoryRecorder recorder,
-            Duration lease, int threads, long seconds) throws Exception {
+    private static void work(Consumer<LockOwner> rounds, HaspLock lock, HistoryRecorder recorder, int threads,
+            long seconds) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             LockOwner owner = lock.owner(t + 1);
             Thread worker = new Thread(() -> {
                 while (System.nanoTime() - end < 0) {
-                    round(client, lock, resource, recorder, lease, owner);
+                    rounds.accept(owner);
                 }
             }, "history-worker-" + t);
             worker.start();
@@ -117,7 +128,39 @@ public final class HistoryWorker {
         release(lock, recorder, owner);
     }
 
-    private static void release(FencedLock lock, HistoryRecorder recorder, LockOwner owner) {
+    /** One acquire, re-entry and two releases by {@code owner} on the reentrant lock, each recorded. */
+    private static void reentrantRound(HaspLock lock, HistoryRecorder recorder, Duration lease, LockOwner owner) {
+        String name = lock.getName();
+        PendingOperation acquire = recorder.begin(owner.field(), name, OperationType.ACQUIRE);
+        Boolean acquired;
+        try {
+            acquired = lock.tryLockAsync(Duration.ofSeconds(2), lease, owner).get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException | InterruptedException e) {
+            acquire.unknown();
+            return;
+        }
+        if (!acquired) {
+            acquire.fail();
+            return;
+        }
+        acquire.ok(0, acquire.invokedNanos() + lease.toNanos());
+        PendingOperation reenter = recorder.begin(owner.field(), name, OperationType.REENTER);
+        try {
+            if (lock.tryLockAsync(Duration.ZERO, lease, owner).get(30, TimeUnit.SECONDS)) {
+                reenter.ok();
+                // A re-entry sets the lease anew: the hold now lasts until at least the re-entry's call plus it.
+                recorder.renewed(owner.field(), name, LockMode.EXCLUSIVE, reenter.invokedNanos() + lease.toNanos());
+            } else {
+                reenter.fail();
+            }
+        } catch (ExecutionException | TimeoutException | InterruptedException e) {
+            reenter.unknown();
+        }
+        release(lock, recorder, owner);
+        release(lock, recorder, owner);
+    }
+
+    private static void release(HaspLock lock, HistoryRecorder recorder, LockOwner owner) {
         PendingOperation release = recorder.begin(owner.field(), lock.getName(), OperationType.RELEASE);
         try {
             lock.unlockAsync(owner).get(30, TimeUnit.SECONDS);

@@ -31,11 +31,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The fenced lock checked on recorded histories: worker JVMs record every acquire and release with its invocation and
+ * The fenced and the reentrant lock checked on recorded histories: worker JVMs record every acquire and release with its invocation and
  * completion times and outcome, and {@link HistoryChecker} looks for two holders at once (a holder counts on its
  * hold from its grant until the earliest of its release and the end of its lease), a release by a non-owner, and a
- * token that does not grow. Each fault is a run of its own: none, links cut, and a holder paused with SIGSTOP for
- * longer than its lease, whose late write a {@link FencedResource} must refuse. The histories are compared on
+ * token that does not grow, and (for the reentrant lock, whose holders re-enter) re-entries that change nothing. Each
+ * fault is a run of its own: none, links cut, replies swallowed, and a holder paused with SIGSTOP for longer than its
+ * lease, whose late write a {@link FencedResource} must refuse. The histories are compared on
  * {@code System.nanoTime}, the machine's monotonic clock on Linux, which every worker shares.
  */
 @ExtendWith(RedisServerExtension.class)
@@ -51,9 +52,14 @@ class LockHistoryIT {
     }
 
     private List<ChildJvm> workers(String uri, String name, int processes, int threads, int seconds) {
+        return workers("fenced", uri, name, processes, threads, seconds);
+    }
+
+    private List<ChildJvm> workers(String kind, String uri, String name, int processes, int threads, int seconds) {
         List<ChildJvm> jvms = new ArrayList<>();
         for (int p = 0; p < processes; p++) {
-            jvms.add(ChildJvm.start(ChildJvm.currentJava(), HistoryWorker.class, "mode=work", "uri=" + uri,
+            jvms.add(ChildJvm.start(ChildJvm.currentJava(), HistoryWorker.class, "mode=work", "kind=" + kind,
+                    "uri=" + uri,
                     "lock=" + name, "resource=" + name + ":resource", "process=p" + p, "threads=" + threads,
                     "seconds=" + seconds, "lease=" + LEASE.toMillis(), "out=" + dir.resolve("p" + p + ".history")));
         }
@@ -112,6 +118,45 @@ class LockHistoryIT {
                 CheckResult result = checked(histories(jvms));
                 result.assertValid();
                 assertTrue(cuts.get() >= 5, "links were cut while the history was recorded: " + cuts + " times");
+                assertTrue(result.operationCount(OperationType.ACQUIRE, Outcome.OK) >= 20,
+                        "too few grants to check: " + result);
+            } finally {
+                chaos.shutdownNow();
+                jvms.forEach(ChildJvm::close);
+            }
+        }
+    }
+
+    @Test
+    void reentrantHoldsWithReEntriesLeaveAHistoryWithNoOverlap(TestInfo test, RedisServer server) throws Exception {
+        List<ChildJvm> jvms = workers("reentrant", server.uri(), name(test), 3, 2, 3);
+        try {
+            CheckResult result = checked(histories(jvms));
+            result.assertValid();
+            assertTrue(result.operationCount(OperationType.REENTER, Outcome.OK) >= 100,
+                    "too few re-entries to check: " + result);
+        } finally {
+            jvms.forEach(ChildJvm::close);
+        }
+    }
+
+    @Test
+    void repliesSwallowedEveryFewHundredMillisecondsLeaveNoOverlap(TestInfo test, RedisServer server)
+            throws Exception {
+        ScheduledExecutorService chaos = Executors.newSingleThreadScheduledExecutor();
+        try (TcpProxy proxy = TcpProxy.start(server.port())) {
+            List<ChildJvm> jvms = workers("reentrant", proxy.uri(), name(test), 2, 2, 4);
+            try {
+                AtomicInteger drops = new AtomicInteger();
+                chaos.scheduleWithFixedDelay(() -> {
+                    if (proxy.connectionCount() > 0) {
+                        proxy.dropNextReplyAndCut();   // the server ran the command; its answer is lost
+                        drops.incrementAndGet();
+                    }
+                }, 200, 200, TimeUnit.MILLISECONDS);
+                CheckResult result = checked(histories(jvms));
+                result.assertValid();
+                assertTrue(drops.get() >= 5, "replies were swallowed while the history was recorded: " + drops);
                 assertTrue(result.operationCount(OperationType.ACQUIRE, Outcome.OK) >= 20,
                         "too few grants to check: " + result);
             } finally {
