@@ -3,6 +3,7 @@ package io.hasp.it.history;
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
 import io.hasp.RedisException;
+import io.hasp.it.lock.LockWorker;
 import io.hasp.Replies;
 import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
@@ -37,9 +38,9 @@ import java.util.function.Consumer;
  *       holder takes it again (a re-entry, which resets the lease) and unlocks twice. Every acquire, re-entry and
  *       release is recorded with its outcome (unknown when the call failed in a way that leaves it open); then it
  *       writes the history and prints {@code DONE <operations>}.</li>
- *   <li>{@code pause}: takes the lock once, records it, prints {@code LOCKED <token>}, then waits for the key
- *       {@code <resource>:go} (the test stops this JVM with SIGSTOP meanwhile, and sets the key before it lets it go
- *       on); then writes with its token, unlocks, writes the history and prints
+ *   <li>{@code pause}: takes the lock once, records it, prints {@code LOCKED <token>}, then waits (BLPOP) for a
+ *       word on {@code <resource>:go} (the test stops this JVM with SIGSTOP meanwhile, and pushes the word before it
+ *       lets it go on); then writes with its token, unlocks, writes the history and prints
  *       {@code RESUMED <accepted> <hold end>}.</li>
  * </ul>
  *
@@ -60,7 +61,7 @@ public final class HistoryWorker {
         }
         String process = args.get("process");
         HistoryRecorder recorder = new HistoryRecorder(process);
-        try (HaspClient client = connect(HaspConfig.builder().uri(args.get("uri")).build())) {
+        try (HaspClient client = LockWorker.connect(HaspConfig.builder().uri(args.get("uri")).build())) {
             FencedLock lock = client.getFencedLock(args.get("lock"));
             FencedResource resource = new FencedResource(args.get("resource"));
             Duration lease = Duration.ofMillis(Long.parseLong(args.get("lease")));
@@ -186,8 +187,8 @@ public final class HistoryWorker {
         System.out.println("LOCKED " + token);
         System.out.flush();
         // Stopped here by the test; it sets the key before it lets this JVM go on.
-        while (client.commands().execute(Replies.LONG, "EXISTS", go).get(30, TimeUnit.SECONDS) == 0) {
-            Thread.sleep(10);
+        while (client.commands().execute(Replies.STRING_LIST, "BLPOP", go, "1").get(30, TimeUnit.SECONDS).isEmpty()) {
+            // BLPOP waits up to 1 s on the server for the test's word, then asks again
         }
         boolean accepted = resource.write(client.commands(), token, owner.field() + " after its pause")
                 .get(30, TimeUnit.SECONDS);
@@ -195,19 +196,5 @@ public final class HistoryWorker {
         HoldEnd end = ended.get(30, TimeUnit.SECONDS);
         System.out.println("RESUMED " + accepted + " " + end);
         System.out.flush();
-    }
-
-    /** Connects, retrying while the test's proxy cuts connections during the handshake. */
-    private static HaspClient connect(HaspConfig config) throws InterruptedException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return HaspClient.create(config);
-            } catch (RedisException e) {
-                if (attempt == 50) {
-                    throw e;
-                }
-                Thread.sleep(20);
-            }
-        }
     }
 }

@@ -184,7 +184,7 @@ class LockHistoryIT {
             assertTrue(Conditions.await(Duration.ofSeconds(30),
                     () -> probe.call("LLEN", resource.acceptedKey()) instanceof Long accepted && accepted >= 2),
                     "a holder after the paused one wrote");
-            probe.call("SET", name + ":resource:go", "1");
+            probe.call("RPUSH", name + ":resource:go", "1");
             signal("CONT", paused.pid());
             String resumed = paused.awaitLine("RESUMED ", Duration.ofMinutes(1));
             assertNotNull(resumed, paused.output());

@@ -111,8 +111,8 @@ public final class LockWorker {
         System.exit(0);
     }
 
-    /** Connects, retrying while the test's proxy cuts connections during the handshake. */
-    private static HaspClient connect(HaspConfig config) throws InterruptedException {
+    /** Connects, retrying while the test's proxy cuts connections during the handshake (for every worker JVM). */
+    public static HaspClient connect(HaspConfig config) throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
             try {
                 return HaspClient.create(config);
