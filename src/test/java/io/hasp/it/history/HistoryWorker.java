@@ -2,9 +2,9 @@ package io.hasp.it.history;
 
 import io.hasp.HaspClient;
 import io.hasp.HaspConfig;
-import io.hasp.RedisException;
-import io.hasp.it.lock.LockWorker;
+import io.hasp.ReplicaAcks;
 import io.hasp.Replies;
+import io.hasp.it.lock.LockWorker;
 import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.HoldEnd;
@@ -13,34 +13,32 @@ import io.hasp.testing.history.HistoryRecorder;
 import io.hasp.testing.history.LockMode;
 import io.hasp.testing.history.OperationType;
 import io.hasp.testing.history.PendingOperation;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * The main class of the child JVMs whose lock operations {@link LockHistoryIT} records and checks. Arguments are
- * {@code key=value} pairs: {@code mode} (work | pause), {@code kind} (fenced, the default, or reentrant),
- * {@code uri}, {@code lock}, {@code resource} (a {@link FencedResource}), {@code process}, {@code threads},
- * {@code seconds}, {@code lease} (ms), {@code out} (the history file).
+ * The main class of the child JVMs whose lock operations {@link HistoryCells} record and check. Arguments are
+ * {@code key=value} pairs: {@code mode} (work | pause), {@code workload} (a {@link HistoryWorkload} label, fenced by
+ * default), {@code uri}, {@code lock}, {@code resource} (a {@link FencedResource}), {@code process}, {@code threads},
+ * {@code seconds} (and then, when {@code stop} names a file, until that file exists), {@code lease} and {@code hold} (ms; the hold is kept by the workloads that keep one),
+ * {@code acks} (ms to wait for one replica's confirmation of each grant; 0, the default, for none),
+ * {@code restarts} ({@code true}: one more client, made anew again and again, takes the lock and closes without
+ * giving it back), {@code out} (the history file).
  *
  * <ul>
- *   <li>{@code work}: each thread, until the time is up, takes the lock (with a wait of 2 s and the lease) and
- *       gives it back: the fenced lock's holder writes its token to the resource in between; the reentrant lock's
- *       holder takes it again (a re-entry, which resets the lease) and unlocks twice. Every acquire, re-entry and
- *       release is recorded with its outcome (unknown when the call failed in a way that leaves it open); then it
+ *   <li>{@code work}: each thread runs rounds of its workload ({@link HistoryRounds}) until the time is up; then it
  *       writes the history and prints {@code DONE <operations>}.</li>
- *   <li>{@code pause}: takes the lock once, records it, prints {@code LOCKED <token>}, then waits (BLPOP) for a
- *       word on {@code <resource>:go} (the test stops this JVM with SIGSTOP meanwhile, and pushes the word before it
- *       lets it go on); then writes with its token, unlocks, writes the history and prints
+ *   <li>{@code pause}: takes the fenced lock once, records it, prints {@code LOCKED <token>}, then waits (BLPOP) for
+ *       a word on {@code <resource>:go} (the test stops this JVM with SIGSTOP meanwhile, and pushes the word before
+ *       it lets it go on); then writes with its token, unlocks, writes the history and prints
  *       {@code RESUMED <accepted> <hold end>}.</li>
  * </ul>
  *
@@ -48,6 +46,9 @@ import java.util.function.Consumer;
  * clock, so the histories of the processes compare.
  */
 public final class HistoryWorker {
+
+    /** The longest a worker waits for its stop file. */
+    private static final Duration MAX_RUN = Duration.ofMinutes(3);
 
     private HistoryWorker() {
     }
@@ -59,122 +60,88 @@ public final class HistoryWorker {
             int eq = a.indexOf('=');
             args.put(a.substring(0, eq), a.substring(eq + 1));
         }
-        String process = args.get("process");
-        HistoryRecorder recorder = new HistoryRecorder(process);
-        try (HaspClient client = LockWorker.connect(HaspConfig.builder().uri(args.get("uri")).build())) {
-            FencedLock lock = client.getFencedLock(args.get("lock"));
-            FencedResource resource = new FencedResource(args.get("resource"));
-            Duration lease = Duration.ofMillis(Long.parseLong(args.get("lease")));
+        HistoryRecorder recorder = new HistoryRecorder(args.get("process"));
+        HaspConfig.Builder config = HaspConfig.builder().uri(args.get("uri"));
+        long acks = Long.parseLong(args.getOrDefault("acks", "0"));
+        if (acks > 0) {
+            config.replicaAcks(ReplicaAcks.of(1, Duration.ofMillis(acks)));
+        }
+        String name = args.get("lock");
+        Duration lease = Duration.ofMillis(Long.parseLong(args.get("lease")));
+        Duration hold = Duration.ofMillis(Long.parseLong(args.getOrDefault("hold", "0")));
+        FencedResource resource = new FencedResource(args.get("resource"));
+        try (HaspClient client = LockWorker.connect(config.build())) {
             if ("pause".equals(args.get("mode"))) {
-                pause(client, lock, resource, recorder, lease, args.get("resource") + ":go");
+                pause(client, client.getFencedLock(name), resource, recorder, lease, args.get("resource") + ":go");
             } else {
-                boolean reentrant = "reentrant".equals(args.get("kind"));
-                HaspLock plain = client.getLock(args.get("lock"));
-                work(owner -> {
-                    if (reentrant) {
-                        reentrantRound(plain, recorder, lease, owner);
-                    } else {
-                        round(client, lock, resource, recorder, lease, owner);
-                    }
-                }, lock, recorder, Integer.parseInt(args.get("threads")), Long.parseLong(args.get("seconds")));
+                HistoryWorkload workload = HistoryWorkload.of(args.getOrDefault("workload", "fenced"));
+                HistoryRounds rounds = new HistoryRounds(client, recorder, name, lease, hold);
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(args.get("seconds")));
+                String stopFile = args.getOrDefault("stop", "");
+                Path stop = stopFile.isEmpty() ? null : Path.of(stopFile);
+                long cap = System.nanoTime() + MAX_RUN.toNanos();
+                List<Thread> threads = new ArrayList<>();
+                for (int t = 0; t < Integer.parseInt(args.get("threads")); t++) {
+                    Runnable round = rounds.round(workload, client.getLock(name).owner(t + 1), resource);
+                    threads.add(start("history-worker-" + t, () -> {
+                        while (goesOn(end, stop, cap)) {
+                            round.run();
+                        }
+                    }));
+                }
+                if (Boolean.parseBoolean(args.getOrDefault("restarts", "false"))) {
+                    threads.add(start("history-restarts", () -> restarts(config.build(), rounds, recorder, name, lease,
+                            end)));
+                }
+                for (Thread thread : threads) {
+                    thread.join();
+                }
+                System.out.println("DONE " + recorder.operations().size());
+                System.out.flush();
             }
             recorder.writeTo(Path.of(args.get("out")));
         }
         System.exit(0);
     }
 
-    private static void work(Consumer<LockOwner> rounds, HaspLock lock, HistoryRecorder recorder, int threads,
-            long seconds) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            LockOwner owner = lock.owner(t + 1);
-            Thread worker = new Thread(() -> {
-                while (System.nanoTime() - end < 0) {
-                    rounds.accept(owner);
+    /** Whether the rounds go on: until {@code end}, and then until the stop file exists, at most until {@code cap}. */
+    private static boolean goesOn(long end, Path stop, long cap) {
+        long now = System.nanoTime();
+        return now - end < 0 || (stop != null && !Files.exists(stop) && now - cap < 0);
+    }
+
+    private static Thread start(String name, Runnable task) {
+        Thread thread = new Thread(task, name);
+        thread.start();
+        return thread;
+    }
+
+    /**
+     * Until {@code end}: a client of its own takes the reentrant lock and is closed while it holds it, as a process
+     * that restarts mid-hold; its hold must keep everyone else out until its lease runs out. Between two of them the
+     * workers get the lock 20 times, so that the restarts do not crowd them out. Prints {@code RESTARTS <holds>}.
+     */
+    private static void restarts(HaspConfig config, HistoryRounds workers, HistoryRecorder recorder, String name,
+            Duration lease, long end) {
+        int holds = 0;
+        while (System.nanoTime() - end < 0) {
+            try (HaspClient incarnation = LockWorker.connect(config)) {
+                HaspLock lock = incarnation.getLock(name);
+                if (new HistoryRounds(incarnation, recorder, name, lease, Duration.ZERO)
+                        .acquire(lock, lock.owner(1), LockMode.EXCLUSIVE, HistoryRounds.WAIT)) {
+                    holds++;
                 }
-            }, "history-worker-" + t);
-            worker.start();
-            workers.add(worker);
-        }
-        for (Thread worker : workers) {
-            worker.join();
-        }
-        System.out.println("DONE " + recorder.operations().size());
-        System.out.flush();
-    }
-
-    /** One acquire, write and release by {@code owner}, each recorded. */
-    private static void round(HaspClient client, FencedLock lock, FencedResource resource, HistoryRecorder recorder,
-            Duration lease, LockOwner owner) {
-        String name = lock.getName();
-        PendingOperation acquire = recorder.begin(owner.field(), name, OperationType.ACQUIRE);
-        OptionalLong token;
-        try {
-            token = lock.tryLockAndGetTokenAsync(Duration.ofSeconds(2), lease, owner).get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException | InterruptedException e) {
-            acquire.unknown();   // the grant may have landed (it is rolled back, or runs out with its lease)
-            return;
-        }
-        if (token.isEmpty()) {
-            acquire.fail();
-            return;
-        }
-        acquire.ok(token.getAsLong(), acquire.invokedNanos() + lease.toNanos());
-        try {
-            resource.write(client.commands(), token.getAsLong(), owner.field()).get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException | InterruptedException e) {
-            // the write's outcome does not matter to the lock's history
-        }
-        release(lock, recorder, owner);
-    }
-
-    /** One acquire, re-entry and two releases by {@code owner} on the reentrant lock, each recorded. */
-    private static void reentrantRound(HaspLock lock, HistoryRecorder recorder, Duration lease, LockOwner owner) {
-        String name = lock.getName();
-        PendingOperation acquire = recorder.begin(owner.field(), name, OperationType.ACQUIRE);
-        Boolean acquired;
-        try {
-            acquired = lock.tryLockAsync(Duration.ofSeconds(2), lease, owner).get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException | InterruptedException e) {
-            acquire.unknown();
-            return;
-        }
-        if (!acquired) {
-            acquire.fail();
-            return;
-        }
-        acquire.ok(0, acquire.invokedNanos() + lease.toNanos());
-        PendingOperation reenter = recorder.begin(owner.field(), name, OperationType.REENTER);
-        try {
-            if (lock.tryLockAsync(Duration.ZERO, lease, owner).get(30, TimeUnit.SECONDS)) {
-                reenter.ok();
-                // A re-entry sets the lease anew: the hold now lasts until at least the re-entry's call plus it.
-                recorder.renewed(owner.field(), name, LockMode.EXCLUSIVE, reenter.invokedNanos() + lease.toNanos());
-            } else {
-                reenter.fail();
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                // a client that could not connect: the next one tries
             }
-        } catch (ExecutionException | TimeoutException | InterruptedException e) {
-            reenter.unknown();
-        }
-        release(lock, recorder, owner);
-        release(lock, recorder, owner);
-    }
-
-    private static void release(HaspLock lock, HistoryRecorder recorder, LockOwner owner) {
-        PendingOperation release = recorder.begin(owner.field(), lock.getName(), OperationType.RELEASE);
-        try {
-            lock.unlockAsync(owner).get(30, TimeUnit.SECONDS);
-            release.ok();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RedisException) {
-                release.unknown();
-            } else {
-                release.fail();   // not held (any more): nothing was released
+            long grantsBefore = workers.grants();
+            while (workers.grants() < grantsBefore + 20 && System.nanoTime() - end < 0) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));   // the workers' turn
             }
-        } catch (TimeoutException | InterruptedException e) {
-            release.unknown();
         }
+        System.out.println("RESTARTS " + holds);
     }
 
     private static void pause(HaspClient client, FencedLock lock, FencedResource resource, HistoryRecorder recorder,
@@ -192,7 +159,7 @@ public final class HistoryWorker {
         }
         boolean accepted = resource.write(client.commands(), token, owner.field() + " after its pause")
                 .get(30, TimeUnit.SECONDS);
-        release(lock, recorder, owner);
+        new HistoryRounds(client, recorder, lock.getName(), lease, Duration.ZERO).release(lock, owner, LockMode.EXCLUSIVE);
         HoldEnd end = ended.get(30, TimeUnit.SECONDS);
         System.out.println("RESUMED " + accepted + " " + end);
         System.out.flush();
