@@ -33,8 +33,12 @@ record HistoryCell(HistoryWorkload workload, HistoryFault fault) {
                 new HistoryCell(HistoryWorkload.FAIR, HistoryFault.NONE),
                 new HistoryCell(HistoryWorkload.FAIR, HistoryFault.LINK_CUTS),
                 new HistoryCell(HistoryWorkload.SEMAPHORE, HistoryFault.NONE),
+                // Not with swallowed replies: an acquire whose answer is lost keeps its permit (a permit belongs to
+                // nobody, so nobody can give it back), and the run soon has no permit left to judge.
                 new HistoryCell(HistoryWorkload.SEMAPHORE, HistoryFault.LINK_CUTS),
-                new HistoryCell(HistoryWorkload.SEMAPHORE, HistoryFault.SWALLOWED_REPLIES));
+                new HistoryCell(HistoryWorkload.EXPIRABLE_SEMAPHORE, HistoryFault.NONE),
+                new HistoryCell(HistoryWorkload.EXPIRABLE_SEMAPHORE, HistoryFault.LINK_CUTS),
+                new HistoryCell(HistoryWorkload.EXPIRABLE_SEMAPHORE, HistoryFault.SWALLOWED_REPLIES));
     }
 
     @Override

@@ -31,7 +31,7 @@ record HistoryCellResult(HistoryCell cell, CheckResult check, List<String> probl
 
     /** The header of {@link #row()}. */
     static String header() {
-        return String.format(Locale.ROOT, "%-11s %-32s %9s %7s %8s %10s %11s  %s", "workload", "fault", "operations",
+        return String.format(Locale.ROOT, "%-19s %-32s %9s %7s %8s %10s %11s  %s", "workload", "fault", "operations",
                 "grants", "unknown", "violations", "overlap us", "verdict; notes");
     }
 
@@ -43,7 +43,7 @@ record HistoryCellResult(HistoryCell cell, CheckResult check, List<String> probl
         }
         String verdict = passed() ? (check.isValid() ? "ok" : "violations, as expected without acks") : "FAILED";
         String notes = note.isEmpty() ? "" : "; " + note;
-        return String.format(Locale.ROOT, "%-11s %-32s %9d %7d %8d %10d %11d  %s%s", cell.workload().label(),
+        return String.format(Locale.ROOT, "%-19s %-32s %9d %7d %8d %10d %11d  %s%s", cell.workload().label(),
                 cell.fault().label(), check.operationCount(), check.operationCount(OperationType.ACQUIRE, Outcome.OK),
                 unknown, check.violations().size(), check.worstOverlapMicros(), verdict, notes);
     }

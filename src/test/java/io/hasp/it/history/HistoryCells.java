@@ -30,8 +30,13 @@ final class HistoryCells {
     static final Duration LEASE = Duration.ofSeconds(1);
     /** How long holders of the workloads that keep their hold keep it. */
     private static final Duration HOLD = Duration.ofMillis(20);
-    /** How much earlier a fair-lock waiter must have asked to be owed the earlier grant. */
-    private static final Duration QUEUE_MARGIN = Duration.ofMillis(50);
+    /** How long fair-lock holders keep it: long enough for queues that make the order check meaningful. */
+    private static final Duration FAIR_HOLD = Duration.ofMillis(40);
+    /**
+     * How much earlier a fair-lock waiter must have asked to be owed the earlier grant: the most a call may take to
+     * reach the server on a loaded machine (a pause of the calling JVM included).
+     */
+    private static final Duration QUEUE_MARGIN = Duration.ofMillis(100);
     private static final Duration WORKER_DEADLINE = Duration.ofMinutes(2);
 
     private final Path dir;
@@ -116,27 +121,31 @@ final class HistoryCells {
      */
     List<ChildJvm> workers(HistoryCell cell, String uri, String name, int restartsIn, long acksMillis, Path stop) {
         int processes = cell.fault() == HistoryFault.NONE || cell.fault() == HistoryFault.CLIENT_RESTARTS ? 3 : 2;
-        boolean keepsHold = cell.workload() == HistoryWorkload.FAIR || cell.workload() == HistoryWorkload.READ_WRITE
-                || cell.workload() == HistoryWorkload.SEMAPHORE;
+        boolean keepsHold = cell.workload() != HistoryWorkload.REENTRANT && cell.workload() != HistoryWorkload.FENCED;
+        Duration hold = !keepsHold ? Duration.ZERO : cell.workload() == HistoryWorkload.FAIR ? FAIR_HOLD : HOLD;
         List<ChildJvm> jvms = new ArrayList<>();
         for (int p = 0; p < processes; p++) {
             jvms.add(ChildJvm.start(ChildJvm.currentJava(), HistoryWorker.class, "mode=work",
                     "workload=" + cell.workload().label(), "uri=" + uri, "lock=" + name,
                     "resource=" + name + ":resource", "process=p" + p, "threads=2", "seconds=" + seconds,
                     "stop=" + (stop == null ? "" : stop),
-                    "lease=" + LEASE.toMillis(), "hold=" + (keepsHold ? HOLD.toMillis() : 0), "acks=" + acksMillis,
+                    "lease=" + LEASE.toMillis(), "hold=" + hold.toMillis(), "acks=" + acksMillis,
                     "restarts=" + (p == restartsIn), "out=" + historyFile("p" + p)));
         }
-        if (cell.workload() == HistoryWorkload.SEMAPHORE) {
-            setPermits(uri, name);
+        if (cell.workload() == HistoryWorkload.SEMAPHORE || cell.workload() == HistoryWorkload.EXPIRABLE_SEMAPHORE) {
+            setPermits(cell.workload(), uri, name);
         }
         return jvms;
     }
 
     /** Sets the semaphore's permits once, before its workers' first acquire is answered (they wait up to 2 s). */
-    private static void setPermits(String uri, String name) {
+    private static void setPermits(HistoryWorkload workload, String uri, String name) {
         try (io.hasp.HaspClient setter = io.hasp.HaspClient.create(uri)) {
-            setter.getPermitExpirableSemaphore(name).trySetPermits(HistoryWorkload.PERMITS);
+            if (workload == HistoryWorkload.SEMAPHORE) {
+                setter.getSemaphore(name).trySetPermits(workload.capacity());
+            } else {
+                setter.getPermitExpirableSemaphore(name).trySetPermits(workload.capacity());
+            }
         }
     }
 

@@ -8,8 +8,10 @@ import io.hasp.lock.LockOwner;
 import io.hasp.lock.rw.HaspReadWriteLock;
 import io.hasp.lock.rw.HaspReadWriteLocks;
 import io.hasp.sync.HaspPermitExpirableSemaphore;
+import io.hasp.sync.HaspSemaphore;
 import io.hasp.testing.history.HistoryRecorder;
 import io.hasp.testing.history.LockMode;
+import io.hasp.testing.history.Operation;
 import io.hasp.testing.history.OperationType;
 import io.hasp.testing.history.PendingOperation;
 import java.time.Duration;
@@ -56,7 +58,8 @@ final class HistoryRounds {
             case REENTRANT -> () -> reentrant(client.getLock(name), owner);
             case READ_WRITE -> () -> readWrite(HaspReadWriteLocks.of(client).get(name), owner);
             case FAIR -> () -> exclusive(client.getFairLock(name), owner, Duration.ofSeconds(10));
-            case SEMAPHORE -> () -> permit(client.getPermitExpirableSemaphore(name), owner.field());
+            case SEMAPHORE -> () -> permit(client.getSemaphore(name), owner.field());
+            case EXPIRABLE_SEMAPHORE -> () -> permit(client.getPermitExpirableSemaphore(name), owner.field());
         };
     }
 
@@ -153,6 +156,25 @@ final class HistoryRounds {
     /** How many acquires of these rounds were granted so far. */
     long grants() {
         return grants.get();
+    }
+
+    /** One permit, without a lease, kept for the hold time and given back; recorded under {@code owner}. */
+    private void permit(HaspSemaphore permits, String owner) {
+        PendingOperation acquire = recorder.begin(owner, name, OperationType.ACQUIRE, LockMode.SHARED, 1);
+        try {
+            if (!permits.tryAcquireAsync(1, WAIT).get(ANSWER_SECONDS, TimeUnit.SECONDS)) {
+                acquire.fail();
+                return;
+            }
+        } catch (ExecutionException | TimeoutException | InterruptedException e) {
+            acquire.unknown();
+            return;
+        }
+        acquire.ok(0, Operation.UNBOUNDED);
+        grants.incrementAndGet();
+        holdFor();
+        PendingOperation release = recorder.begin(owner, name, OperationType.RELEASE, LockMode.SHARED, 1);
+        end(release, permits.releaseAsync(1));
     }
 
     /** Records an acquire by {@code owner} in {@code mode}; true when it was granted. */

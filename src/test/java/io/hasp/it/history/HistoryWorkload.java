@@ -13,16 +13,23 @@ enum HistoryWorkload {
     READ_WRITE(HistoryChecker.UNBOUNDED),
     /** The fair lock: holds kept a while, so that waiters queue; grants must also follow the queue. */
     FAIR(1),
-    /** The permit-expirable semaphore with {@link #PERMITS} permits: never more holders than permits. */
-    SEMAPHORE(HistoryWorkload.PERMITS);
-
-    /** The semaphore workload's permits. */
-    static final int PERMITS = 2;
+    /**
+     * The semaphore with 3 permits for its 4 to 6 threads, taken and given back one at a time: never more holders.
+     * One more permit than the leased one's, since an acquire whose answer a cut link lost keeps its permit for good.
+     */
+    SEMAPHORE(3),
+    /** The permit-expirable semaphore with 2 permits for its 4 to 6 threads, each with a lease: never more holders. */
+    EXPIRABLE_SEMAPHORE(2);
 
     private final int capacity;
 
     HistoryWorkload(int capacity) {
         this.capacity = capacity;
+    }
+
+    /** How many holders the lock allows at once: its permits for the semaphores. */
+    int capacity() {
+        return capacity;
     }
 
     /** The checker for this workload's lock. */
