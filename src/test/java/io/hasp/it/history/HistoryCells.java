@@ -31,12 +31,12 @@ final class HistoryCells {
     /** How long holders of the workloads that keep their hold keep it. */
     private static final Duration HOLD = Duration.ofMillis(20);
     /** How long fair-lock holders keep it: long enough for queues that make the order check meaningful. */
-    private static final Duration FAIR_HOLD = Duration.ofMillis(40);
+    private static final Duration FAIR_HOLD = Duration.ofMillis(80);
     /**
      * How much earlier a fair-lock waiter must have asked to be owed the earlier grant: the most a call may take to
      * reach the server on a loaded machine (a pause of the calling JVM included).
      */
-    private static final Duration QUEUE_MARGIN = Duration.ofMillis(100);
+    private static final Duration QUEUE_MARGIN = Duration.ofMillis(250);
     private static final Duration WORKER_DEADLINE = Duration.ofMinutes(2);
 
     private final Path dir;
@@ -67,8 +67,9 @@ final class HistoryCells {
     }
 
     private HistoryCellResult plain(HistoryCell cell, String uri, String name) throws Exception {
-        List<ChildJvm> jvms = workers(cell, uri, name, cell.fault() == HistoryFault.CLIENT_RESTARTS ? 0 : -1, 0, null);
+        List<ChildJvm> jvms = new ArrayList<>();
         try {
+            workers(jvms, cell, uri, name, cell.fault() == HistoryFault.CLIENT_RESTARTS ? 0 : -1, 0, null);
             History history = histories(jvms);
             List<String> problems = new ArrayList<>();
             if (cell.fault() != HistoryFault.CLIENT_RESTARTS) {
@@ -89,8 +90,9 @@ final class HistoryCells {
             java.util.function.Consumer<TcpProxy> fault, long everyMillis) throws Exception {
         ScheduledExecutorService chaos = Executors.newSingleThreadScheduledExecutor();
         try (TcpProxy proxy = TcpProxy.start(server.port())) {
-            List<ChildJvm> jvms = workers(cell, proxy.uri(), name, -1, 0, null);
+            List<ChildJvm> jvms = new ArrayList<>();
             try {
+                workers(jvms, cell, proxy.uri(), name, -1, 0, null);
                 AtomicInteger faults = new AtomicInteger();
                 chaos.scheduleWithFixedDelay(() -> {
                     if (proxy.connectionCount() > 0) {
@@ -112,18 +114,19 @@ final class HistoryCells {
     }
 
     /**
-     * Starts the worker JVMs of {@code cell}: three of two threads each (two of two under other faults than a
-     * restart), each running for the cell's seconds.
+     * Starts the worker JVMs of {@code cell} into {@code jvms} (which the caller closes, also when this throws): three
+     * of two threads each without a fault and with restarts, two of two under the other faults, each running for the
+     * cell's seconds.
      *
      * @param restartsIn the index of the JVM whose extra client restarts mid-hold, or -1
      * @param acksMillis how long each grant waits for a replica's confirmation, 0 for none
      * @param stop when not null, the workers also go on until this file exists
      */
-    List<ChildJvm> workers(HistoryCell cell, String uri, String name, int restartsIn, long acksMillis, Path stop) {
+    void workers(List<ChildJvm> jvms, HistoryCell cell, String uri, String name, int restartsIn, long acksMillis,
+            Path stop) {
         int processes = cell.fault() == HistoryFault.NONE || cell.fault() == HistoryFault.CLIENT_RESTARTS ? 3 : 2;
         boolean keepsHold = cell.workload() != HistoryWorkload.REENTRANT && cell.workload() != HistoryWorkload.FENCED;
         Duration hold = !keepsHold ? Duration.ZERO : cell.workload() == HistoryWorkload.FAIR ? FAIR_HOLD : HOLD;
-        List<ChildJvm> jvms = new ArrayList<>();
         for (int p = 0; p < processes; p++) {
             jvms.add(ChildJvm.start(ChildJvm.currentJava(), HistoryWorker.class, "mode=work",
                     "workload=" + cell.workload().label(), "uri=" + uri, "lock=" + name,
@@ -135,7 +138,6 @@ final class HistoryCells {
         if (cell.workload() == HistoryWorkload.SEMAPHORE || cell.workload() == HistoryWorkload.EXPIRABLE_SEMAPHORE) {
             setPermits(cell.workload(), uri, name);
         }
-        return jvms;
     }
 
     /** Sets the semaphore's permits once, before its workers' first acquire is answered (they wait up to 2 s). */

@@ -7,7 +7,10 @@ enum HistoryFault {
     NONE,
     /** Every client connection cut every 300 ms by a proxy. */
     LINK_CUTS,
-    /** Every 200 ms a reply the server sent is lost and its connection cut: the command ran, its caller never heard. */
+    /**
+     * Every 200 ms the next reply the server sends is lost and its connection cut: the command ran, its caller never
+     * heard. (The report counts how often the proxy was told to, not the replies it dropped.)
+     */
     SWALLOWED_REPLIES,
     /**
      * A holder stopped with SIGSTOP for longer than its lease while others take the lock, then resumed: its late

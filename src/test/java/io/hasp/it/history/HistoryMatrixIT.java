@@ -52,7 +52,14 @@ class HistoryMatrixIT {
         HistoryCells cells = new HistoryCells(dir, SECONDS);
         Stream<HistoryCell> chosen = HistoryCell.matrix().stream().filter(cell -> cell.toString().contains(ONLY));
         return chosen.map(cell -> DynamicTest.dynamicTest(cell.toString(), () -> {
-            HistoryCellResult result = cells.run(cell, server);
+            HistoryCellResult result;
+            try {
+                result = cells.run(cell, server);
+            } catch (Exception | AssertionError e) {
+                ROWS.add(String.format(java.util.Locale.ROOT, "%-19s %-32s did not run to the end: %s",
+                        cell.workload().label(), cell.fault().label(), e));
+                throw e;
+            }
             ROWS.add(result.row());
             System.out.println(result.details());
             assertTrue(result.passed(), result::details);

@@ -1,7 +1,6 @@
 package io.hasp.it.history;
 
 import io.hasp.HaspClient;
-import io.hasp.RedisException;
 import io.hasp.lock.FencedLock;
 import io.hasp.lock.HaspLock;
 import io.hasp.lock.LockOwner;
@@ -147,7 +146,7 @@ final class HistoryRounds {
         PendingOperation release = recorder.begin(owner, name, OperationType.RELEASE, LockMode.SHARED, 1);
         end(release, permits.tryReleaseAsync(id).thenApply(released -> {
             if (!released) {
-                throw new IllegalStateException("not leased any more");
+                throw new NotLeasedException();
             }
             return null;
         }));
@@ -204,13 +203,20 @@ final class HistoryRounds {
             call.get(ANSWER_SECONDS, TimeUnit.SECONDS);
             release.ok();
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof RedisException) {
-                release.unknown();
+            if (e.getCause() instanceof IllegalMonitorStateException || e.getCause() instanceof NotLeasedException) {
+                release.fail();   // the lock found no hold of the owner: nothing was released
             } else {
-                release.fail();   // not held (any more): nothing was released
+                release.unknown();   // lost with the link, or anything else: it may have taken effect
             }
         } catch (TimeoutException | InterruptedException e) {
             release.unknown();
+        }
+    }
+
+    /** A permit-expirable semaphore's answer that the permit is not leased (any more): nothing was given back. */
+    private static final class NotLeasedException extends RuntimeException {
+        NotLeasedException() {
+            super("not leased", null, false, false);
         }
     }
 

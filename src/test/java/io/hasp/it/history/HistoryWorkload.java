@@ -15,7 +15,8 @@ enum HistoryWorkload {
     FAIR(1),
     /**
      * The semaphore with 3 permits for its 4 to 6 threads, taken and given back one at a time: never more holders.
-     * One more permit than the leased one's, since an acquire whose answer a cut link lost keeps its permit for good.
+     * It has a permit more than the permit-expirable one because an acquire whose answer a cut link lost keeps its
+     * permit for good, and the run must not run out of permits.
      */
     SEMAPHORE(3),
     /** The permit-expirable semaphore with 2 permits for its 4 to 6 threads, each with a lease: never more holders. */
