@@ -4,6 +4,7 @@ import io.hasp.HaspClient;
 import io.hasp.Replies;
 import io.hasp.internal.cluster.ClusterSlot;
 import io.hasp.it.lock.ChildJvm;
+import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisCluster;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisSentinel;
@@ -66,7 +67,7 @@ final class FailoverRun {
                 RedisServer replica = RedisServer.builder().name("history-replica")
                         .option("replicaof", link.host(), Integer.toString(link.port())).start();
                 TcpProxy address = TcpProxy.start(master.host(), master.port())) {
-            require(HistoryCells.await(DEADLINE, () -> info(master, "replication").contains("state=online")
+            require(Conditions.await(DEADLINE, () -> info(master, "replication").contains("state=online")
                     && call(master, "WAIT", "1", "1000") instanceof Long copies && copies == 1),
                     "the replica did not come to copy the master");
             RedisServer[] successor = new RedisServer[1];
@@ -74,11 +75,11 @@ final class FailoverRun {
                 return observed(cell, address.uri(), () -> {
                     link.blackhole(true);
                     long before = scriptCalls(master);
-                    require(HistoryCells.await(DEADLINE, () -> scriptCalls(master) >= before + 50),
+                    require(Conditions.await(DEADLINE, () -> scriptCalls(master) >= before + 50),
                             "the workers did not go on while the replica lagged");
                     master.kill();
                     call(replica, "REPLICAOF", "NO", "ONE");
-                    require(HistoryCells.await(DEADLINE, () -> info(replica, "replication").contains("role:master")),
+                    require(Conditions.await(DEADLINE, () -> info(replica, "replication").contains("role:master")),
                             "the replica was not promoted");
                     address.retarget(replica.host(), replica.port());
                     // The promoted master gets a replica of its own, without which no grant could be confirmed.
@@ -104,14 +105,14 @@ final class FailoverRun {
             return observed(cell, cluster.uri(), () -> {
                 RedisServer master = cluster.masterOf(ClusterSlot.of(name));
                 master.kill();
-                require(HistoryCells.await(DEADLINE, () -> {
+                require(Conditions.await(DEADLINE, () -> {
                     RedisServer now = servingNow(cluster);
                     return now != null && now != master;
                 }), "no replica took over from " + master);
                 // Back in its pair, so that grants can be confirmed again: as the replica of the node that took over,
                 // or (as Redis 6.2 sometimes settles it) as the master again with that node following it.
                 master.restart();
-                require(HistoryCells.await(DEADLINE, () -> {
+                require(Conditions.await(DEADLINE, () -> {
                     RedisServer now = servingNow(cluster);
                     return now != null && info(now, "replication").contains("state=online");
                 }), "the lock's slot has no master with a replica after " + master + " came back");
@@ -167,10 +168,10 @@ final class FailoverRun {
         List<ChildJvm> jvms = new ArrayList<>();
         try (HaspClient observer = HaspClient.create(uri)) {
             cells.workers(jvms, cell, uri, name, -1, acks ? ACKS_MILLIS : 0, stop);
-            require(HistoryCells.await(DEADLINE, () -> accepted(observer) >= 20), "the workers did not start");
+            require(Conditions.await(DEADLINE, () -> accepted(observer) >= 20), "the workers did not start");
             fault.make();
             long afterFault = answeredAccepted(observer);
-            if (!HistoryCells.await(DEADLINE, () -> accepted(observer) >= afterFault + 5)) {
+            if (!Conditions.await(DEADLINE, () -> accepted(observer) >= afterFault + 5)) {
                 problems.add("fewer than 5 fenced writes after the failover");
             }
             long writes = answeredAccepted(observer) - afterFault;
@@ -197,7 +198,7 @@ final class FailoverRun {
     /** The fenced writes accepted so far, asked until an answer comes. */
     private long answeredAccepted(HaspClient observer) {
         long[] count = {-1};
-        require(HistoryCells.await(DEADLINE, () -> (count[0] = accepted(observer)) >= 0),
+        require(Conditions.await(DEADLINE, () -> (count[0] = accepted(observer)) >= 0),
                 "no answer from the master of " + resource.acceptedKey());
         return count[0];
     }

@@ -1,7 +1,6 @@
 package io.hasp.it.history;
 
 import io.hasp.it.lock.ChildJvm;
-import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.TcpProxy;
 import io.hasp.testing.history.CheckResult;
@@ -191,9 +190,5 @@ final class HistoryCells {
             problems.add("too few re-entries to judge");
         }
         return new HistoryCellResult(cell, result, problems, note);
-    }
-
-    static boolean await(Duration timeout, java.util.function.BooleanSupplier condition) {
-        return Conditions.await(timeout, condition);
     }
 }

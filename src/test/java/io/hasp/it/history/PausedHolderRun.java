@@ -1,6 +1,7 @@
 package io.hasp.it.history;
 
 import io.hasp.it.lock.ChildJvm;
+import io.hasp.testing.Conditions;
 import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
 import io.hasp.testing.history.History;
@@ -45,12 +46,12 @@ final class PausedHolderRun {
             long stoppedAt = System.nanoTime();
             // The others work on while it is stopped; its lease runs out, and they take the lock after it.
             cells.workers(others, cell, server.uri(), name, -1, 0, null);
-            if (!HistoryCells.await(Duration.ofSeconds(30),
+            if (!Conditions.await(Duration.ofSeconds(30),
                     () -> probe.call("LLEN", resource.acceptedKey()) instanceof Long accepted && accepted >= 2)) {
                 problems.add("no holder after the paused one wrote");
             }
             // Stopped for at least twice its lease, while the others work on.
-            HistoryCells.await(Duration.ofSeconds(30),
+            Conditions.await(Duration.ofSeconds(30),
                     () -> System.nanoTime() - stoppedAt >= 2 * HistoryCells.LEASE.toNanos());
             probe.call("RPUSH", name + ":resource:go", "1");
             signal("CONT", paused.pid());
