@@ -40,7 +40,10 @@ import org.redisson.config.Config;
  * {@code REDIS_SERVER} picks the binary as for the tests). With {@code -Dhasp.hotlock.svg=<file>} it also writes
  * each library's acquisitions/s against the clients as an SVG chart there. With {@code -Dhasp.hotlock.kind=write}
  * every row takes the write lock of a read/write lock instead of the reentrant lock (each library's own); with
- * {@code -Dhasp.hotlock.kind=semaphore} it takes the one permit of a semaphore (each library's, one layout). Not a JMH
+ * {@code -Dhasp.hotlock.kind=semaphore} it takes the one permit of a semaphore (each library's, one layout). With
+ * {@code -Dhasp.hotlock.libraries=hasp} the rows run hasp alone (the chart and the mixed run need both). With
+ * {@code -Dhasp.hotlock.commands=true} a line before each row tells, per command the server ran, its calls and
+ * microseconds per acquisition, and the server CPU per acquisition spent outside commands. Not a JMH
  * benchmark: its rows are fleets of clients, not threads of one.
  */
 public final class HotLock {
@@ -49,6 +52,11 @@ public final class HotLock {
     static final long HOLD_MICROS = 100;
     /** Which lock the rows take: {@code reentrant} (default) or {@code write}, a read/write lock's write lock. */
     private static final String KIND = System.getProperty("hasp.hotlock.kind", "reentrant");
+    /** The libraries each row runs, in order: {@code hasp,redisson} unless {@code -Dhasp.hotlock.libraries} says. */
+    private static final List<String> LIBRARIES =
+            List.of(System.getProperty("hasp.hotlock.libraries", "hasp,redisson").split(","));
+    /** Whether each row also prints, per command the server ran, its calls and microseconds per acquisition. */
+    private static final boolean COMMANDS = Boolean.getBoolean("hasp.hotlock.commands");
     /** The most waits one thread records. */
     private static final int MAX_WAITS = 1 << 20;
 
@@ -98,6 +106,9 @@ public final class HotLock {
         if (!KIND.equals("reentrant") && !KIND.equals("write") && !KIND.equals("semaphore")) {
             throw new IllegalArgumentException("hasp.hotlock.kind must be reentrant, write or semaphore, not " + KIND);
         }
+        if (LIBRARIES.isEmpty() || !List.of("hasp", "redisson").containsAll(LIBRARIES)) {
+            throw new IllegalArgumentException("hasp.hotlock.libraries must list hasp and/or redisson, not " + LIBRARIES);
+        }
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         boolean mixedOnly = args.length > 1 && args[1].equals("mixed");
         int[] counts = mixedOnly ? new int[0] : args.length > 1
@@ -111,7 +122,7 @@ public final class HotLock {
                     + " per acquisition (us) | acquisitions of one client, least / most | least/mean | p50 wait (ms)"
                     + " | p99 wait (ms) |");
             System.out.println("|---|---:|---:|---:|---|---:|---:|---:|");
-            List<String> libraries = List.of("hasp", "redisson");
+            List<String> libraries = LIBRARIES;
             double[][] rates = new double[libraries.size()][counts.length];
             for (int row = 0; row < counts.length; row++) {
                 int clients = counts[row];
@@ -129,10 +140,13 @@ public final class HotLock {
                 }
             }
             String svg = System.getProperty("hasp.hotlock.svg");
-            if (svg != null && counts.length > 0) {
+            boolean both = LIBRARIES.equals(List.of("hasp", "redisson"));
+            if (svg != null && counts.length > 0 && both) {
                 writeChart(Path.of(svg), counts, rates);
             }
-            mixed(probe, server.uri(), Math.max(seconds, 15));
+            if (both) {
+                mixed(probe, server.uri(), Math.max(seconds, 15));
+            }
         } finally {
             server.stop();
         }
@@ -248,6 +262,7 @@ public final class HotLock {
             }
         }
         Thread.sleep(2_000);   // warm-up: JIT, connections, subscriptions
+        CommandStats stats0 = CommandStats.parse((String) probe.call("INFO", "commandstats"));
         long scripts0 = scripts(probe);
         double cpu0 = serverCpu(probe);
         long t0 = System.nanoTime();
@@ -257,6 +272,7 @@ public final class HotLock {
         long t1 = System.nanoTime();
         long scripts1 = scripts(probe);
         double cpu1 = serverCpu(probe);
+        CommandStats stats1 = CommandStats.parse((String) probe.call("INFO", "commandstats"));
         stop.set(true);
         for (Thread worker : workers) {
             worker.join(TimeUnit.SECONDS.toMillis(60));
@@ -291,7 +307,32 @@ public final class HotLock {
             throw new IllegalStateException("the counter under the lock reads " + counter[0] + " after " + every
                     + " acquisitions: two holders at once");
         }
+        if (COMMANDS) {
+            System.out.println(commands(stats0, stats1, acquisitions, cpu1 - cpu0));
+        }
         return new Window(acquisitions, (t1 - t0) / 1e9, scripts1 - scripts0, cpu1 - cpu0, perClient, waits, clientWaits);
+    }
+
+    /**
+     * What the server ran per acquisition between two snapshots, for the row that follows: each command's calls and
+     * microseconds (a script's include the commands it runs, which are listed too), and the server CPU not spent in
+     * top-level commands (reading, writing, the event loop).
+     */
+    private static String commands(CommandStats before, CommandStats after, long acquisitions, double cpuSeconds) {
+        StringBuilder line = new StringBuilder("per acquisition of the next row:");
+        if (acquisitions == 0) {
+            return line.append(" none").toString();
+        }
+        for (String command : after.allCalls().keySet()) {
+            long calls = after.calls(before, command);
+            if (calls > 0) {
+                line.append(String.format(Locale.ROOT, " %s %.2f (%.1f us)", command, (double) calls / acquisitions,
+                        (double) after.micros(before, command) / acquisitions));
+            }
+        }
+        double outside = cpuSeconds * 1e6 - after.busyMicros(before);
+        line.append(String.format(Locale.ROOT, "; outside commands %.1f us", outside / acquisitions));
+        return line.toString();
     }
 
     private static long scripts(RedisProbe probe) {

@@ -9,7 +9,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Deletes the unlock latches of unlocks confirmed on their one send in batches: one {@code DEL} of up
- * to {@link #BATCH} keys per timer tick instead of one command per unlock. A latch answers another
+ * to {@link #BATCH} keys every {@link #DELAY_MILLIS} ms at most instead of one command per unlock. The delay
+ * is what makes the batches: a process that releases a hot lock once per hand-off between processes (every few
+ * milliseconds) would otherwise send a {@code DEL} of one key per release, a command whose round trip costs the
+ * server more than the release's own script. A latch answers another
  * send of the same unlock request; once a request sent only once is confirmed nothing reads its latch
  * again, so deleting it a tick later changes nothing but the server's memory for that tick. The latch
  * of a request sent more than once is not given here ({@code Unlock}): its earlier send may still be on
@@ -25,6 +28,8 @@ final class LatchSweeper {
 
     /** Most latches deleted by one command. */
     static final int BATCH = 512;
+    /** How long a latch waits for others to share its deletion: latches outlive their unlock by about this. */
+    static final long DELAY_MILLIS = 100;
 
     private final RedisCommands redis;
     private final Timer timer;
@@ -38,7 +43,7 @@ final class LatchSweeper {
         this.timer = timer;
     }
 
-    /** Deletes {@code latch} with the next batch, within about one timer tick. */
+    /** Deletes {@code latch} with the next batch, within about {@link #DELAY_MILLIS} ms and a timer tick. */
     void forget(String latch) {
         synchronized (this) {
             if (closed) {
@@ -51,7 +56,7 @@ final class LatchSweeper {
             scheduled = true;
         }
         try {
-            timer.newTimeout(t -> sweep(), 1, TimeUnit.MILLISECONDS);
+            timer.newTimeout(t -> sweep(), DELAY_MILLIS, TimeUnit.MILLISECONDS);
         } catch (RuntimeException timerStopped) {
             synchronized (this) {
                 scheduled = false;

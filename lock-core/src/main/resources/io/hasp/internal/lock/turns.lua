@@ -24,19 +24,22 @@ local function server_millis()
 end
 
 -- Gives process a place in line for place_millis: at the end, or at the head when first (its turn was taken by a
--- client that does not take turns); a process already in line keeps its place and renews it.
-local function stand_in_line(line, places, process, place_millis, first)
-    if not redis.call('zscore', places, process) then
+-- client that does not take turns); a process already in line keeps its place and renews it. now is the server's
+-- clock when the caller read it already (else nil); returns the clock it used.
+local function stand_in_line(line, places, process, place_millis, first, now)
+    now = now or server_millis()
+    -- ZADD counts the members it added: a process new to the places is new to the line.
+    if redis.call('zadd', places, now + place_millis, process) == 1 then
         if first then
             redis.call('lpush', line, process)
         else
             redis.call('rpush', line, process)
         end
     end
-    redis.call('zadd', places, server_millis() + place_millis, process)
     -- Both keys go when nobody has stood in line for a while.
     redis.call('pexpire', line, place_millis * 2)
     redis.call('pexpire', places, place_millis * 2)
+    return now
 end
 
 -- Grants: a waiting process may name the owner it expects to take its turn as its heir,
@@ -78,13 +81,13 @@ end
 -- channel, and returns it; nil when nobody waits. from is the calling process ('' for none); when it is first in
 -- line itself, own says what happens: 'quiet', it gets the turn without a message (the caller wakes one of its
 -- waiters); 'message', it gets the turn and the message like any other process; 'skip', it is passed over. With
--- grants, another process that named an heir gets the lock itself (grant_to), and no turn is kept.
-local function give_turn(line, places, turn, publish, channel_prefix, from, own, turn_millis, grants)
-    local now
+-- grants, another process that named an heir gets the lock itself (grant_to), and no turn is kept. now, when the
+-- caller read the server's clock already, saves reading it again; the second answer is the clock read (or nil).
+local function give_turn(line, places, turn, publish, channel_prefix, from, own, turn_millis, grants, now)
     while true do
         local next = redis.call('lpop', line)
         if not next then
-            return nil
+            return nil, now
         end
         local place = redis.call('zscore', places, next)
         redis.call('zrem', places, next)
@@ -93,18 +96,18 @@ local function give_turn(line, places, turn, publish, channel_prefix, from, own,
         if live and not (next == from and own == 'skip') then
             if next == from and own == 'quiet' then
                 redis.call('set', turn, next, 'px', turn_millis)
-                return next
+                return next, now
             end
             local granted = nil
             if grants then
                 granted = grant_to(grants, next, publish, channel_prefix)
             end
             if granted then
-                return next
+                return next, now
             end
             if granted == nil and redis.call(publish, channel_prefix .. next, '0') > 0 then
                 redis.call('set', turn, next, 'px', turn_millis)
-                return next
+                return next, now
             end
         elseif grants and not live then
             redis.call('hdel', grants.heirs, next)
@@ -181,19 +184,21 @@ end
 local function announce_free(line, places, turn, publish, channel, message, process, stays, place_millis,
                              turn_millis, turn_prefix, own_listener, grants, own_heir)
     local listeners = redis.call(publish, channel, message) - own_listener
+    local now
     if stays == '2' then
-        stand_in_line(line, places, process, place_millis, false)
+        now = stand_in_line(line, places, process, place_millis, false)
     end
     local own = listeners == 0 and 'quiet' or 'message'
-    local next = give_turn(line, places, turn, publish, turn_prefix, process, own, turn_millis,
-            listeners == 0 and grants or nil)
+    local next
+    next, now = give_turn(line, places, turn, publish, turn_prefix, process, own, turn_millis,
+            listeners == 0 and grants or nil, now)
     if listeners > 0 then
         return 3
     elseif next == process then
         return 4
     elseif next then
         if stays == '1' then
-            stand_in_line(line, places, process, place_millis, false)
+            stand_in_line(line, places, process, place_millis, false, now)
             if grants and own_heir and own_heir ~= '' then
                 redis.call('hset', grants.heirs, process, own_heir)
                 redis.call('pexpire', grants.heirs, place_millis * 2)

@@ -296,7 +296,7 @@ class LockEngineTest {
             LockOwner owner = sweeping.owner(1);
             assertTrue(sweeping.tryAcquire(kind, NAME, owner, LEASE, 0).join());
             sweeping.release(kind, NAME, owner).join();
-            timer.advance(5, TimeUnit.MILLISECONDS);
+            timer.advance(LatchSweeper.DELAY_MILLIS, TimeUnit.MILLISECONDS);
             assertEquals(1, deleted.size(), "the latch of an unlock answered on its one send: " + deleted);
             assertTrue(deleted.get(0).startsWith(kind.unlockLatchPrefix(NAME)), deleted.get(0));
 
@@ -305,7 +305,7 @@ class LockEngineTest {
             CompletableFuture<Void> unlock = sweeping.release(kind, NAME, owner);
             timer.advance(5, TimeUnit.MILLISECONDS);
             unlock.join();
-            timer.advance(5, TimeUnit.MILLISECONDS);
+            timer.advance(LatchSweeper.DELAY_MILLIS, TimeUnit.MILLISECONDS);
             assertEquals(1, deleted.size(), "a latch its first send may still reach is kept: " + deleted);
         } finally {
             sweeping.close();
