@@ -87,7 +87,7 @@ class HotLockIT {
             return false;
         }
         contend(clients, name, 400);
-        assertEquals(0L, servers.call(name, "EXISTS", "hasp_lock_line_places:{" + name + "}"), "nobody stood in line");
+        assertEquals(0L, servers.call(name, "EXISTS", "hasp_lock_line:{" + name + "}"), "nobody stood in line");
         assertEquals(0L, servers.call(name, "EXISTS", "hasp_lock_turn:{" + name + "}"), "no turn was given");
         return true;
     }
@@ -213,7 +213,7 @@ class HotLockIT {
     }
 
     private boolean heirIs(String name, HaspClient process, LockOwner owner) {
-        Object heir = servers.call(name, "HGET", "hasp_lock_line_heirs:{" + name + "}", process.id());
+        Object heir = servers.call(name, "GET", "hasp_lock_line_place:{" + name + "}:" + process.id());
         return heir != null && heir.toString().endsWith(":" + owner.field());
     }
 }

@@ -93,7 +93,7 @@ class ReadWriteHotLockIT {
             return false;
         }
         contend(clients, 4, name, 400);
-        assertEquals(0L, servers.call(name, "EXISTS", "hasp_rwlock_line_places:{" + name + "}"), "nobody stood in line");
+        assertEquals(0L, servers.call(name, "EXISTS", "hasp_rwlock_line:{" + name + "}"), "nobody stood in line");
         assertEquals(0L, servers.call(name, "EXISTS", "hasp_rwlock_turn:{" + name + "}"), "no turn was given");
         return true;
     }

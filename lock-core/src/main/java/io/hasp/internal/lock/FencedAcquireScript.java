@@ -27,7 +27,7 @@ final class FencedAcquireScript {
             int targetCount, String process, boolean waits) {
         List<String> inLine = LockKeys.inLineWithGrants(key);
         return redis.evalsha(SCRIPT, AcquireOutcome.FENCED_REPLY,
-                List.of(key, LockKeys.tokenCounter(key), inLine.get(1), inLine.get(2), inLine.get(3), inLine.get(5)),
+                List.of(key, LockKeys.tokenCounter(key), inLine.get(1), inLine.get(2), inLine.get(3), inLine.get(4)),
                 Boxes.of(leaseMillis), owner, (long) targetCount, process, waits ? PLACE_MILLIS : "0");
     }
 }

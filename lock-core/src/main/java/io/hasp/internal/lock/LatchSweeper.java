@@ -29,7 +29,7 @@ final class LatchSweeper {
     /** Most latches deleted by one command. */
     static final int BATCH = 512;
     /** How long a latch waits for others to share its deletion: latches outlive their unlock by about this. */
-    static final long DELAY_MILLIS = 100;
+    static final long DELAY_MILLIS = 1_000;
 
     private final RedisCommands redis;
     private final Timer timer;

@@ -22,7 +22,7 @@ final class LeaveLineScript {
     static CompletableFuture<Boolean> run(Topology topology, String name, String process, List<String> held) {
         List<String> inLine = LockKeys.inLineWithGrants(name);
         List<String> keys = List.of(name, LockKeys.channel(name), inLine.get(1), inLine.get(2), inLine.get(3),
-                inLine.get(4), inLine.get(5));
+                inLine.get(4));
         List<Object> args = new ArrayList<>(List.of(LockKeys.UNLOCK_MESSAGE, process,
                 topology.channelKind().publishCommand(), Boxes.of(Turns.TURN_MILLIS), LockKeys.turnChannelPrefix(name)));
         args.addAll(held);

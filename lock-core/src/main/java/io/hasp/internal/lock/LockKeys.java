@@ -42,12 +42,11 @@ final class LockKeys {
         if (d == null || !d.name.equals(name)) {
             d = new Derived(name, List.of(name), tagged("redisson_lock__channel", name),
                     tagged("redisson_unlock_latch", name) + ':',
-                    List.of(name, tagged("hasp_lock_line", name), tagged("hasp_lock_line_places", name),
+                    List.of(name, tagged("hasp_lock_line", name), tagged("hasp_lock_line_place", name),
                             tagged("hasp_lock_turn", name)),
                     tagged("hasp_lock_turn__channel", name) + ':',
-                    List.of(name, tagged("hasp_lock_line", name), tagged("hasp_lock_line_places", name),
-                            tagged("hasp_lock_turn", name), tagged("hasp_lock_line_heirs", name),
-                            tagged("hasp_lock_grant", name)));
+                    List.of(name, tagged("hasp_lock_line", name), tagged("hasp_lock_line_place", name),
+                            tagged("hasp_lock_turn", name), tagged("hasp_lock_grant", name)));
             CACHE[slot] = d;
         }
         return d;
@@ -60,7 +59,8 @@ final class LockKeys {
 
     /**
      * The keys of a script that takes turns (see {@code turns.lua}): the lock's hash, its line of waiting processes
-     * ({@code hasp_lock_line:{<name>}}), their places ({@code hasp_lock_line_places:{<name>}}) and the turn
+     * ({@code hasp_lock_line:{<name>}}), what the keys of their places start with
+     * ({@code hasp_lock_line_place:{<name>}}, one key {@code ...:<process>} a process) and the turn
      * ({@code hasp_lock_turn:{<name>}}), in that order.
      */
     static List<String> inLine(String name) {
@@ -68,9 +68,8 @@ final class LockKeys {
     }
 
     /**
-     * {@link #inLine}'s keys followed by those of grants in the line (see {@code turns.lua}): the heirs of waiting
-     * processes ({@code hasp_lock_line_heirs:{<name>}}) and the attempt the lock was last granted to
-     * ({@code hasp_lock_grant:{<name>}}), in that order.
+     * {@link #inLine}'s keys followed by that of grants in the line (see {@code turns.lua}; a process's heir is the
+     * value of its place's key): the attempt the lock was last granted to ({@code hasp_lock_grant:{<name>}}).
      */
     static List<String> inLineWithGrants(String name) {
         return derived(name).inLineWithGrants;

@@ -42,7 +42,7 @@ final class RollbackScript {
             long successorLeaseMillis) {
         List<String> inLine = LockKeys.inLineWithGrants(name);
         List<String> keys = List.of(name, LockKeys.channel(name), inLine.get(1), inLine.get(2), inLine.get(3),
-                inLine.get(4), inLine.get(5));
+                inLine.get(4));
         return topology.commands().evalsha(SCRIPT, reply, keys, LockKeys.UNLOCK_MESSAGE, owner, (long) targetCount,
                 leaseMillis, topology.channelKind().publishCommand(), Boxes.of(Turns.TURN_MILLIS),
                 LockKeys.turnChannelPrefix(name), process, heir, successor, Boxes.of(successorLeaseMillis));

@@ -64,7 +64,7 @@ final class UnlockScript {
             String successor, long successorLeaseMillis, String heir) {
         List<String> inLine = LockKeys.inLineWithGrants(name);
         List<String> keys = List.of(name, LockKeys.channel(name), latch, inLine.get(1), inLine.get(2), inLine.get(3),
-                inLine.get(4), inLine.get(5));
+                inLine.get(4));
         return topology.commands().evalsha(SCRIPT, REPLY, keys,
                 LockKeys.UNLOCK_MESSAGE, Boxes.of(leaseMillis), owner, Boxes.of(latchMillis),
                 topology.channelKind().publishCommand(), successor == null ? "" : successor,

@@ -6,10 +6,9 @@
 --
 -- KEYS[1]  the lock's hash
 -- KEYS[2]  the line, "hasp_lock_line:{<name>}"
--- KEYS[3]  the places in line, "hasp_lock_line_places:{<name>}"
+-- KEYS[3]  what the keys of the places in line start with, "hasp_lock_line_place:{<name>}" (turns.lua)
 -- KEYS[4]  the turn, "hasp_lock_turn:{<name>}"
--- KEYS[5]  the heirs, "hasp_lock_line_heirs:{<name>}" (turns.lua, grants)
--- KEYS[6]  the grant, "hasp_lock_grant:{<name>}"
+-- KEYS[5]  the grant, "hasp_lock_grant:{<name>}" (turns.lua, grants)
 -- ARGV[1]  lease in milliseconds: the key's PEXPIRE once the owner holds the lock
 -- ARGV[2]  the owner field, "<clientId>:<holderId>"
 -- ARGV[3]  the hold count this request brings the owner to (the caller's count + 1). A request
@@ -35,18 +34,13 @@
 --
 -- Server work on the common path, a free lock taken: EXISTS, GET (the turn), HSET, PEXPIRE.
 
-local lock, line, places, turn, heirs, grant = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local lock, line, places, turn, grant = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local owner, target, process, place_millis = ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
 local heir = ARGV[6] or ''
 
 -- Waits in line (wait_in_line), and names the caller its process's heir when the process waits for its turn.
 local function wait_as_heir(free)
-    local park = wait_in_line(lock, line, places, turn, process, place_millis, free)
-    if heir ~= '' and place_millis > 0 and park < -1 then
-        redis.call('hset', heirs, process, heir)
-        redis.call('pexpire', heirs, place_millis * 2)
-    end
-    return park
+    return wait_in_line(lock, line, places, turn, process, place_millis, free, nil, heir ~= '' and heir or nil)
 end
 
 if redis.call('exists', lock) == 0 then

@@ -8,7 +8,7 @@
 -- KEYS[1]  the lock's hash
 -- KEYS[2]  the token counter, "redisson_lock_token:{<name>}"
 -- KEYS[3]  the line, "hasp_lock_line:{<name>}"
--- KEYS[4]  the places in line, "hasp_lock_line_places:{<name>}"
+-- KEYS[4]  what the keys of the places in line start with, "hasp_lock_line_place:{<name>}" (turns.lua)
 -- KEYS[5]  the turn, "hasp_lock_turn:{<name>}"
 -- KEYS[6]  the grant, "hasp_lock_grant:{<name>}" (turns.lua: a plain lock's waiter of the same owner may be granted
 --          the lock, which a fenced acquire of that owner then takes)

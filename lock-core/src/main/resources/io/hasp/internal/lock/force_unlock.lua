@@ -3,7 +3,7 @@
 -- KEYS[1]  the lock's hash
 -- KEYS[2]  the lock's shared unlock channel, "redisson_lock__channel:{<name>}"
 -- KEYS[3]  the line, "hasp_lock_line:{<name>}"
--- KEYS[4]  the places in line, "hasp_lock_line_places:{<name>}"
+-- KEYS[4]  what the keys of the places in line start with, "hasp_lock_line_place:{<name>}" (turns.lua)
 -- KEYS[5]  the turn, "hasp_lock_turn:{<name>}"
 -- ARGV[1]  the message published when a lock was freed: "0" (wake one waiter)
 -- ARGV[2]  the publish command: 'publish', or 'spublish' where unlock messages travel on

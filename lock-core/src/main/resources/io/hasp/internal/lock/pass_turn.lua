@@ -3,7 +3,7 @@
 --
 -- KEYS[1]  the lock's hash
 -- KEYS[2]  the line, "hasp_lock_line:{<name>}"
--- KEYS[3]  the places in line, "hasp_lock_line_places:{<name>}"
+-- KEYS[3]  what the keys of the places in line start with, "hasp_lock_line_place:{<name>}" (turns.lua)
 -- KEYS[4]  the turn, "hasp_lock_turn:{<name>}"
 -- ARGV[1]  the passing process (its hasp client id)
 -- ARGV[2]  the publish command: 'publish' or 'spublish'

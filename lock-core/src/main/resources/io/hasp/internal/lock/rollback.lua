@@ -5,10 +5,9 @@
 -- KEYS[1]  the lock's hash
 -- KEYS[2]  the lock's shared unlock channel, "redisson_lock__channel:{<name>}"
 -- KEYS[3]  the line, "hasp_lock_line:{<name>}"
--- KEYS[4]  the places in line, "hasp_lock_line_places:{<name>}"
+-- KEYS[4]  what the keys of the places in line start with, "hasp_lock_line_place:{<name>}" (turns.lua)
 -- KEYS[5]  the turn, "hasp_lock_turn:{<name>}"
--- KEYS[6]  the heirs, "hasp_lock_line_heirs:{<name>}" (turns.lua, grants)
--- KEYS[7]  the grant, "hasp_lock_grant:{<name>}"
+-- KEYS[6]  the grant, "hasp_lock_grant:{<name>}" (turns.lua, grants)
 -- ARGV[1]  the message published when the lock becomes free: "0" (wake one waiter)
 -- ARGV[2]  the owner field, "<clientId>:<holderId>"
 -- ARGV[3]  the hold count the abandoned acquisition would have brought the owner to
@@ -29,7 +28,7 @@
 --          turn given on if that was the only hold), or a declined grant freed it; 2 when a declined grant went to
 --          the waiter ARGV[10] (one hold, lease ARGV[11]); 0 when there was nothing to undo.
 
-local grants = {lock = KEYS[1], heirs = KEYS[6], grant = KEYS[7]}
+local grants = {lock = KEYS[1], grant = KEYS[6]}
 
 -- Frees the lock, announces it, and gives the turn on (or grants the lock, when nobody listens on the shared channel).
 local function free()
@@ -40,8 +39,9 @@ end
 
 local heir = ARGV[9] or ''
 if heir ~= '' then
-    if redis.call('hget', grants.heirs, ARGV[8]) == heir then
-        redis.call('hdel', grants.heirs, ARGV[8])
+    local place = place_of(KEYS[4], ARGV[8])
+    if redis.call('get', place) == heir then
+        redis.call('set', place, '', 'keepttl')
     end
     if redis.call('get', grants.grant) == ARGV[8] .. ' ' .. heir then
         redis.call('del', grants.grant)

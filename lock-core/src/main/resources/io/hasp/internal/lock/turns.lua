@@ -6,9 +6,13 @@
 -- Layout: hasp's own keys beside the lock's hash, which Redisson neither reads nor writes (the read/write lock's
 -- are named "hasp_rwlock_line:{<name>}" and so on).
 --   the line    "hasp_lock_line:{<name>}": a list of waiting processes (hasp client ids), first come first served
---   the places  "hasp_lock_line_places:{<name>}": a sorted set, waiting process -> the end of its place lease in
---               the server's milliseconds. A waiting process renews it each time it looks at the lock (at least
---               every third of the lease); a place that ran out is dropped when it reaches the head of the line.
+--   the places  "hasp_lock_line_place:{<name>}:<process>": one string key per waiting process, which lives as long
+--               as its place lease (PX). A waiting process renews it each time it looks at the lock (at least every
+--               third of the lease); a process whose place ran out is passed over when it reaches the head of the
+--               line. Scripts are given the part before ":<process>" (place_of). One key a process keeps every
+--               lookup O(1) and lets the key's own expiry say whether the place is live: the server's work per
+--               hand-off does not grow with the number of processes in line (a sorted set or hash of them would be
+--               scanned at every lookup while it is small enough to be kept as one packed list).
 --   the turn    "hasp_lock_turn:{<name>}": the process whose turn it is, for a short lease. While it stands, the
 --               free lock goes to that process's waiters only (clients that do not take turns, Redisson's, are
 --               not held back: they do not read it).
@@ -16,53 +20,56 @@
 -- message "0"; a release tells nobody else, so the server's work per hand-off does not grow with the number of
 -- processes that wait. A turn goes only to a process that listens: the publish answers how many heard it, and a
 -- process that died or closed its client hears nothing, so it is passed over at once.
-
--- The server's clock in milliseconds (scripts replicate their effects, so reading it is allowed).
-local function server_millis()
-    local clock = redis.call('time')
-    return tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-end
-
--- Gives process a place in line for place_millis: at the end, or at the head when first (its turn was taken by a
--- client that does not take turns); a process already in line keeps its place and renews it. now is the server's
--- clock when the caller read it already (else nil); returns the clock it used.
-local function stand_in_line(line, places, process, place_millis, first, now)
-    now = now or server_millis()
-    -- ZADD counts the members it added: a process new to the places is new to the line.
-    if redis.call('zadd', places, now + place_millis, process) == 1 then
-        if first then
-            redis.call('lpush', line, process)
-        else
-            redis.call('rpush', line, process)
-        end
-    end
-    -- Both keys go when nobody has stood in line for a while.
-    redis.call('pexpire', line, place_millis * 2)
-    redis.call('pexpire', places, place_millis * 2)
-    return now
-end
-
+--
 -- Grants: a waiting process may name the owner it expects to take its turn as its heir,
--- "<stamp>:<lease ms>:<owner field>" (the stamp, unique in its client, tells one naming from another), in
---   the heirs  "hasp_lock_line_heirs:{<name>}": a hash, waiting process -> its heir. A waiter that stands in line
---              names itself (acquire.lua); a release that keeps its process a place because its acquisitions come
---              back names its own owner, who most likely comes back (unlock.lua).
+-- "<stamp>:<lease ms>:<owner field>" (the stamp, unique in its client, tells one naming from another): the value of
+-- its place key ("" while it names none). A waiter that stands in line names itself (acquire.lua); a release that
+-- keeps its process a place because its acquisitions come back names its own owner, who most likely comes back
+-- (unlock.lua).
 --   the grant  "hasp_lock_grant:{<name>}": "<process> <heir>", the process and heir the lock was last granted to, for
 --              the grant's lease, until an acquire of that owner or its release consumes it (a decline of that grant
 --              finds it there)
 -- When a release frees the lock and nobody listens on the shared channel, the turn of a process with an heir is a
 -- grant: the lock goes to the heir with its lease in the release itself, and the process hears "g<heir>" on its
 -- turn channel instead of "0". One script per hand-off between processes instead of two (a release, then the
--- acquire of whoever was woken). grants is nil where a caller gives none, else {lock=, heirs=, grant=}.
+-- acquire of whoever was woken). grants is nil where a caller gives none, else {lock=, grant=}.
 
--- Gives the free lock to next's heir, if it has one, and tells next; true when next heard it. A grant nobody heard
--- is undone (next is gone: it hears no turn either).
-local function grant_to(grants, next, publish, channel_prefix)
-    local heir = redis.call('hget', grants.heirs, next)
-    if not heir then
-        return nil
+-- The key of process's place in line, given what the places' keys start with.
+local function place_of(places, process)
+    return places .. ':' .. process
+end
+
+-- Gives process a place in line for place_millis: at the end, or at the head when first (its turn was taken by a
+-- client that does not take turns); a process already in line keeps its place and renews it. heir, when given,
+-- becomes the process's heir ('' names none); else the heir it named stays.
+local function stand_in_line(line, places, process, place_millis, first, heir)
+    local place = place_of(places, process)
+    local new
+    if heir then
+        -- SET ... GET answers the value it replaced: none when the process had no place.
+        new = not redis.call('set', place, heir, 'px', place_millis, 'get')
+    else
+        new = redis.call('pexpire', place, place_millis) == 0
+        if new then
+            redis.call('set', place, '', 'px', place_millis)
+        end
     end
-    redis.call('hdel', grants.heirs, next)
+    -- A process whose place ran out may still stand in the list: it is put in again, and served at whichever of
+    -- its two entries comes first (the other finds no place and is passed over).
+    if new then
+        if first then
+            redis.call('lpush', line, process)
+        else
+            redis.call('rpush', line, process)
+        end
+    end
+    -- The line goes when nobody has stood in it for a while.
+    redis.call('pexpire', line, place_millis * 2)
+end
+
+-- Gives the free lock to heir, the heir next named, and tells next; true when next heard it, nil when next named
+-- none. A grant nobody heard is undone (next is gone: it hears no turn either).
+local function grant_to(grants, next, heir, publish, channel_prefix)
     local stamp, lease, field = string.match(heir, '^(%d+):(%d+):(.+)$')
     if not stamp then
         return nil
@@ -78,39 +85,34 @@ local function grant_to(grants, next, publish, channel_prefix)
 end
 
 -- The lock was freed: gives the turn to the first process in line whose place is live and that listens on its
--- channel, and returns it; nil when nobody waits. from is the calling process ('' for none); when it is first in
--- line itself, own says what happens: 'quiet', it gets the turn without a message (the caller wakes one of its
--- waiters); 'message', it gets the turn and the message like any other process; 'skip', it is passed over. With
--- grants, another process that named an heir gets the lock itself (grant_to), and no turn is kept. now, when the
--- caller read the server's clock already, saves reading it again; the second answer is the clock read (or nil).
-local function give_turn(line, places, turn, publish, channel_prefix, from, own, turn_millis, grants, now)
+-- channel, and returns it; nil when nobody waits. The place is used up (the process stands again when it waits
+-- again). from is the calling process ('' for none); when it is first in line itself, own says what happens:
+-- 'quiet', it gets the turn without a message (the caller wakes one of its waiters); 'message', it gets the turn and
+-- the message like any other process; 'skip', it is passed over. With grants, another process that named an heir
+-- gets the lock itself (grant_to), and no turn is kept.
+local function give_turn(line, places, turn, publish, channel_prefix, from, own, turn_millis, grants)
     while true do
         local next = redis.call('lpop', line)
         if not next then
-            return nil, now
+            return nil
         end
-        local place = redis.call('zscore', places, next)
-        redis.call('zrem', places, next)
-        now = now or server_millis()
-        local live = place and tonumber(place) > now
-        if live and not (next == from and own == 'skip') then
+        local heir = redis.call('getdel', place_of(places, next))
+        if heir and not (next == from and own == 'skip') then
             if next == from and own == 'quiet' then
                 redis.call('set', turn, next, 'px', turn_millis)
-                return next, now
+                return next
             end
             local granted = nil
             if grants then
-                granted = grant_to(grants, next, publish, channel_prefix)
+                granted = grant_to(grants, next, heir, publish, channel_prefix)
             end
             if granted then
-                return next, now
+                return next
             end
             if granted == nil and redis.call(publish, channel_prefix .. next, '0') > 0 then
                 redis.call('set', turn, next, 'px', turn_millis)
-                return next, now
+                return next
             end
-        elseif grants and not live then
-            redis.call('hdel', grants.heirs, next)
         end
     end
 end
@@ -138,34 +140,35 @@ end
 -- waits for its turn behind a holder that takes turns, else as that time itself (a holder that takes no turns:
 -- the caller listens on the lock's shared channel too). A single try (place_millis 0) takes no place and is
 -- answered the lock's (or the turn's) PTTL. holders_take_turns, when given, tells whether every holder of the lock
--- takes turns (a read/write lock's holders); by default the lock's one field names its holder.
-local function wait_in_line(lock, line, places, turn, process, place_millis, free, holders_take_turns)
+-- takes turns (a read/write lock's holders); by default the lock's one field names its holder. heir, when given,
+-- becomes the process's heir if it waits for its turn (the answer below -1).
+local function wait_in_line(lock, line, places, turn, process, place_millis, free, holders_take_turns, heir)
     local park = math.max(1, math.floor(place_millis / 3))
     if free then
         if place_millis == 0 then
             return redis.call('pttl', turn)
         end
-        stand_in_line(line, places, process, place_millis, false)
+        stand_in_line(line, places, process, place_millis, false, heir)
         return -2 - park
     end
     local ttl = redis.call('pttl', lock)
     if place_millis == 0 then
         return ttl
     end
-    -- This process's turn, but a client that takes no turns took the lock first: it keeps the head of the line.
-    local first = redis.call('get', turn) == process
-    if first then
-        redis.call('del', turn)
-    end
-    stand_in_line(line, places, process, place_millis, first)
-    if ttl >= 0 and ttl < park then
-        park = math.max(1, ttl)
-    end
     local turning
     if holders_take_turns then
         turning = holders_take_turns(lock)
     else
         turning = takes_turns(redis.call('hkeys', lock)[1])
+    end
+    -- This process's turn, but a client that takes no turns took the lock first: it keeps the head of the line.
+    local first = redis.call('get', turn) == process
+    if first then
+        redis.call('del', turn)
+    end
+    stand_in_line(line, places, process, place_millis, first, turning and heir or nil)
+    if ttl >= 0 and ttl < park then
+        park = math.max(1, ttl)
     end
     if turning then
         return -2 - park
@@ -184,25 +187,23 @@ end
 local function announce_free(line, places, turn, publish, channel, message, process, stays, place_millis,
                              turn_millis, turn_prefix, own_listener, grants, own_heir)
     local listeners = redis.call(publish, channel, message) - own_listener
-    local now
     if stays == '2' then
-        now = stand_in_line(line, places, process, place_millis, false)
+        stand_in_line(line, places, process, place_millis, false)
     end
     local own = listeners == 0 and 'quiet' or 'message'
-    local next
-    next, now = give_turn(line, places, turn, publish, turn_prefix, process, own, turn_millis,
-            listeners == 0 and grants or nil, now)
+    local next = give_turn(line, places, turn, publish, turn_prefix, process, own, turn_millis,
+            listeners == 0 and grants or nil)
     if listeners > 0 then
         return 3
     elseif next == process then
         return 4
     elseif next then
         if stays == '1' then
-            stand_in_line(line, places, process, place_millis, false, now)
+            local heir = nil
             if grants and own_heir and own_heir ~= '' then
-                redis.call('hset', grants.heirs, process, own_heir)
-                redis.call('pexpire', grants.heirs, place_millis * 2)
+                heir = own_heir
             end
+            stand_in_line(line, places, process, place_millis, false, heir)
         end
         return 5
     end

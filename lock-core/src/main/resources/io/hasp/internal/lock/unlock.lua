@@ -8,10 +8,9 @@
 --          the outcome so that the same request sent again (after a timeout or a lost reply)
 --          answers what the first send did instead of failing for the real owner
 -- KEYS[4]  the line, "hasp_lock_line:{<name>}"
--- KEYS[5]  the places in line, "hasp_lock_line_places:{<name>}"
+-- KEYS[5]  what the keys of the places in line start with, "hasp_lock_line_place:{<name>}" (turns.lua)
 -- KEYS[6]  the turn, "hasp_lock_turn:{<name>}"
--- KEYS[7]  the heirs, "hasp_lock_line_heirs:{<name>}" (turns.lua, grants)
--- KEYS[8]  the grant, "hasp_lock_grant:{<name>}"
+-- KEYS[7]  the grant, "hasp_lock_grant:{<name>}" (turns.lua, grants)
 -- ARGV[1]  the message published when the lock becomes free: "0" (wake one waiter)
 -- ARGV[2]  lease in milliseconds to set when the owner still holds the lock afterwards
 -- ARGV[3]  the owner field, "<clientId>:<holderId>"
@@ -53,7 +52,7 @@
 -- than finding it gone.
 
 local lock, channel, latch, line, places, turn = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local grants = {lock = lock, heirs = KEYS[7], grant = KEYS[8]}
+local grants = {lock = lock, grant = KEYS[7]}
 local publish, successor, process = ARGV[5], ARGV[6], ARGV[8]
 local own_listener = tonumber(ARGV[13])
 

@@ -73,7 +73,8 @@ class GrantScriptsTest {
     }
 
     private static Object heirOf(String name, String process) {
-        return probe.call("HGET", "hasp_lock_line_heirs:{" + name + "}", process);
+        Object heir = probe.call("GET", "hasp_lock_line_place:{" + name + "}:" + process);
+        return "".equals(heir) ? null : heir;   // a place that names no heir
     }
 
     private static long decline(String name, Grant grant, LockOwner successor) {

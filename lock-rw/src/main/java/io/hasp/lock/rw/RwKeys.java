@@ -44,12 +44,13 @@ final class RwKeys {
 
     /**
      * The keys of the line in which processes wait for the write lock (see lock-core's {@code turns.lua}): the
-     * lock's hash, the line ({@code hasp_rwlock_line:{<name>}}), the places in it
-     * ({@code hasp_rwlock_line_places:{<name>}}) and the turn ({@code hasp_rwlock_turn:{<name>}}), in that order.
+     * lock's hash, the line ({@code hasp_rwlock_line:{<name>}}), what the keys of the places in it start with
+     * ({@code hasp_rwlock_line_place:{<name>}}, one key {@code ...:<process>} a process) and the turn
+     * ({@code hasp_rwlock_turn:{<name>}}), in that order.
      * hasp's own keys: Redisson neither reads nor writes them.
      */
     static List<String> inLine(String name) {
-        return List.of(name, prefixed("hasp_rwlock_line", name), prefixed("hasp_rwlock_line_places", name),
+        return List.of(name, prefixed("hasp_rwlock_line", name), prefixed("hasp_rwlock_line_place", name),
                 turn(name));
     }
 

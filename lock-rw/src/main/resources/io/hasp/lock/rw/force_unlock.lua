@@ -6,7 +6,7 @@
 -- KEYS[3]  the lock's hash tag, "{<name>}": every holder's timeout keys are
 --          "<KEYS[3]>:<field>:rwlock_timeout:<n>"
 -- KEYS[4]  the line of processes waiting for the write lock, "hasp_rwlock_line:{<name>}"
--- KEYS[5]  their places, "hasp_rwlock_line_places:{<name>}"
+-- KEYS[5]  what the keys of their places start with, "hasp_rwlock_line_place:{<name>}" (turns.lua)
 -- KEYS[6]  the turn, "hasp_rwlock_turn:{<name>}"
 -- ARGV[1]  the mode the lock must be in: 'read' or 'write'
 -- ARGV[2]  the message published when it was freed: "1" (wake all waiters)

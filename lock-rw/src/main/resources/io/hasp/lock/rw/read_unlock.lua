@@ -10,7 +10,7 @@
 -- KEYS[5]  this request's unlock latch, "redisson_unlock_latch:{<name>}:<requestId>": it records
 --          the outcome, so the same request sent again answers what the first send did
 -- KEYS[6]  the line of processes waiting for the write lock, "hasp_rwlock_line:{<name>}"
--- KEYS[7]  their places, "hasp_rwlock_line_places:{<name>}"
+-- KEYS[7]  what the keys of their places start with, "hasp_rwlock_line_place:{<name>}" (turns.lua)
 -- KEYS[8]  the turn, "hasp_rwlock_turn:{<name>}"
 -- ARGV[1]  the message published when the lock becomes free: "0" (wake one waiter, a writer)
 -- ARGV[2]  the owner's read field, "<clientId>:<holderId>"

@@ -5,7 +5,7 @@
 -- KEYS[1]  the lock's hash
 -- KEYS[2]  this owner's read timeout key prefix, "{<name>}:<clientId>:<holderId>:rwlock_timeout"
 -- KEYS[3]  the line of waiting processes, "hasp_rwlock_line:{<name>}"
--- KEYS[4]  their places, "hasp_rwlock_line_places:{<name>}"
+-- KEYS[4]  what the keys of their places start with, "hasp_rwlock_line_place:{<name>}" (turns.lua)
 -- KEYS[5]  the turn, "hasp_rwlock_turn:{<name>}"
 -- ARGV[1]  lease in milliseconds
 -- ARGV[2]  the owner's write field, "<clientId>:<holderId>:write"

@@ -8,7 +8,7 @@
 --          "<KEYS[3]>:<field>:rwlock_timeout:<n>"
 -- KEYS[4]  this request's unlock latch, "redisson_unlock_latch:{<name>}:<requestId>"
 -- KEYS[5]  the line of processes waiting for the write lock, "hasp_rwlock_line:{<name>}"
--- KEYS[6]  their places, "hasp_rwlock_line_places:{<name>}"
+-- KEYS[6]  what the keys of their places start with, "hasp_rwlock_line_place:{<name>}" (turns.lua)
 -- KEYS[7]  the turn, "hasp_rwlock_turn:{<name>}"
 -- ARGV[1]  the message published when the write hold ends: "1" (wake all waiters: readers
 --          enter together)
