@@ -9,7 +9,9 @@
 --   the places  "hasp_lock_line_place:{<name>}:<process>": one string key per waiting process, which lives as long
 --               as its place lease (PX). A waiting process renews it each time it looks at the lock (at least every
 --               third of the lease); a process whose place ran out is passed over when it reaches the head of the
---               line. Scripts are given the part before ":<process>" (place_of). One key a process keeps every
+--               line. Scripts are given the part before ":<process>" (place_of). Once the process's turn came, its
+--               place holds SERVED until its lease ends: its entry has left the line, so that standing again puts it
+--               at the end, and another entry of it still in the line is passed over. One key a process keeps every
 --               lookup O(1) and lets the key's own expiry say whether the place is live: the server's work per
 --               hand-off does not grow with the number of processes in line (a sorted set or hash of them would be
 --               scanned at every lookup while it is small enough to be kept as one packed list).
@@ -39,24 +41,30 @@ local function place_of(places, process)
     return places .. ':' .. process
 end
 
+-- What a place holds once its process's turn came (an heir is "<stamp>:...", or '' for none).
+local SERVED = '-'
+
 -- Gives process a place in line for place_millis: at the end, or at the head when first (its turn was taken by a
 -- client that does not take turns); a process already in line keeps its place and renews it. heir, when given,
 -- becomes the process's heir ('' names none); else the heir it named stays.
 local function stand_in_line(line, places, process, place_millis, first, heir)
     local place = place_of(places, process)
-    local new
+    local was
     if heir then
-        -- SET ... GET answers the value it replaced: none when the process had no place.
-        new = not redis.call('set', place, heir, 'px', place_millis, 'get')
+        -- SET ... GET answers the value it replaced.
+        was = redis.call('set', place, heir, 'px', place_millis, 'get')
     else
-        new = redis.call('pexpire', place, place_millis) == 0
-        if new then
+        was = redis.call('get', place)
+        if was and was ~= SERVED then
+            redis.call('pexpire', place, place_millis)
+        else
             redis.call('set', place, '', 'px', place_millis)
         end
     end
-    -- A process whose place ran out may still stand in the list: it is put in again, and served at whichever of
-    -- its two entries comes first (the other finds no place and is passed over).
-    if new then
+    -- A place it had (an heir or '') means the process stands in the line; SERVED, that its entry left it. No place
+    -- at all: a process new to the line, or one whose place ran out while its entry may still stand there, which
+    -- keeps that entry (a look through the line, only on this path).
+    if was == SERVED or (not was and not redis.call('lpos', line, process)) then
         if first then
             redis.call('lpush', line, process)
         else
@@ -85,8 +93,8 @@ local function grant_to(grants, next, heir, publish, channel_prefix)
 end
 
 -- The lock was freed: gives the turn to the first process in line whose place is live and that listens on its
--- channel, and returns it; nil when nobody waits. The place is used up (the process stands again when it waits
--- again). from is the calling process ('' for none); when it is first in line itself, own says what happens:
+-- channel, and returns it; nil when nobody waits. Every place met on the way is used up (SERVED: the process stands
+-- again when it waits again). from is the calling process ('' for none); when it is first in line itself, own says what happens:
 -- 'quiet', it gets the turn without a message (the caller wakes one of its waiters); 'message', it gets the turn and
 -- the message like any other process; 'skip', it is passed over. With grants, another process that named an heir
 -- gets the lock itself (grant_to), and no turn is kept.
@@ -96,8 +104,9 @@ local function give_turn(line, places, turn, publish, channel_prefix, from, own,
         if not next then
             return nil
         end
-        local heir = redis.call('getdel', place_of(places, next))
-        if heir and not (next == from and own == 'skip') then
+        -- XX: a place that ran out is not made again (KEEPTTL would then keep no lease).
+        local heir = redis.call('set', place_of(places, next), SERVED, 'xx', 'keepttl', 'get')
+        if heir and heir ~= SERVED and not (next == from and own == 'skip') then
             if next == from and own == 'quiet' then
                 redis.call('set', turn, next, 'px', turn_millis)
                 return next

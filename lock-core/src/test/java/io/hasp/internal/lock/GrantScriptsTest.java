@@ -74,7 +74,7 @@ class GrantScriptsTest {
 
     private static Object heirOf(String name, String process) {
         Object heir = probe.call("GET", "hasp_lock_line_place:{" + name + "}:" + process);
-        return "".equals(heir) ? null : heir;   // a place that names no heir
+        return "".equals(heir) || "-".equals(heir) ? null : heir;   // a place that names no heir, or one used up
     }
 
     private static long decline(String name, Grant grant, LockOwner successor) {
@@ -97,6 +97,38 @@ class GrantScriptsTest {
         assertFalse(busy.acquired());
         assertTrue(busy.inLine(), "its process waits for its turn");
         return new LockOwner[] {holder, waiter};
+    }
+
+    /**
+     * A process whose place ran out while its entry still stood in the line, and that waits again, keeps that one
+     * entry: a second one would serve it twice a round for as long as it kept coming back.
+     */
+    @Test
+    void aProcessWhosePlaceRanOutStandsInTheLineOnce(TestInfo test) {
+        String name = name(test);
+        LockOwner waiter = heldWithAnHeirInLine(name)[1];
+        probe.call("DEL", "hasp_lock_line_place:{" + name + "}:" + HEIR_PROCESS);   // its lease ran out
+        assertFalse(acquireInLine(name, waiter, HEIR_PROCESS, 8).acquired());
+        assertEquals(List.of(HEIR_PROCESS), probe.call("LRANGE", "hasp_lock_line:{" + name + "}", "0", "-1"));
+        assertEquals("8:" + LEASE + ":" + waiter.field(), heirOf(name, HEIR_PROCESS));
+    }
+
+    /** A process whose turn came and that waits again stands at the end of the line, once. */
+    @Test
+    void aProcessServedStandsAgainAtTheEnd(TestInfo test) {
+        String name = name(test);
+        LockOwner[] owners = heldWithAnHeirInLine(name);
+        LockOwner third = LockOwner.of(client.id(), 3);
+        assertFalse(acquireInLine(name, third, "process-c", 9).acquired());
+        try (RedisProbe heirProcess = subscribed(LockKeys.turnChannel(name, HEIR_PROCESS))) {
+            assertEquals(ReleaseOutcome.FREED_TURN_ELSEWHERE, release(name, owners[0], RELEASING));
+        }
+        assertEquals(List.of("process-c"), probe.call("LRANGE", "hasp_lock_line:{" + name + "}", "0", "-1"));
+        assertNull(heirOf(name, HEIR_PROCESS), "its place was used up");
+        LockOwner again = LockOwner.of(client.id(), 4);
+        assertFalse(acquireInLine(name, again, HEIR_PROCESS, 10).acquired());
+        assertEquals(List.of("process-c", HEIR_PROCESS),
+                probe.call("LRANGE", "hasp_lock_line:{" + name + "}", "0", "-1"));
     }
 
     @Test
