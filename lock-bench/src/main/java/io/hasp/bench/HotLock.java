@@ -122,13 +122,12 @@ public final class HotLock {
                     + " per acquisition (us) | acquisitions of one client, least / most | least/mean | p50 wait (ms)"
                     + " | p99 wait (ms) |");
             System.out.println("|---|---:|---:|---:|---|---:|---:|---:|");
-            List<String> libraries = LIBRARIES;
-            double[][] rates = new double[libraries.size()][counts.length];
+            double[][] rates = new double[LIBRARIES.size()][counts.length];
             for (int row = 0; row < counts.length; row++) {
                 int clients = counts[row];
                 int threads = clients == 2 ? 4 : 1;
-                for (int l = 0; l < libraries.size(); l++) {
-                    String library = libraries.get(l);
+                for (int l = 0; l < LIBRARIES.size(); l++) {
+                    String library = LIBRARIES.get(l);
                     Side side = side(library, server.uri(), "hot:" + library + ":" + clients, clients);
                     try {
                         Window window = run(probe, side.locks, threads, seconds);

@@ -29,8 +29,9 @@
 --
 -- An owner that finds itself holding at its target of 1 was granted the lock: that consumes the grant, so that a
 -- decline of that grant, sent late, cannot free the hold this acquire now reports. A waiter that takes
--- the free lock itself stays its process's heir until the process's next waiter in line replaces it (a grant to it
--- meanwhile is declined by its process): the common path pays nothing for grants.
+-- the free lock itself stays its process's heir until the process's next waiter in line replaces it, its process's
+-- turn uses up the place, or the place runs out (a grant to it meanwhile is declined by its process): the common
+-- path pays nothing for grants.
 --
 -- Server work on the common path, a free lock taken: EXISTS, GET (the turn), HSET, PEXPIRE.
 

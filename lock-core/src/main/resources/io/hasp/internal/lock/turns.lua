@@ -1,7 +1,7 @@
 -- turns.lua: the line of waiting processes that releases of a lock serve one at a time. The opening of
--- acquire.lua, fenced_acquire.lua, unlock.lua, rollback.lua, force_unlock.lua and pass_turn.lua, and of the
--- read/write lock's scripts (whose writers take turns), which pass it their keys by name: its functions read no KEYS
--- or ARGV of their own.
+-- acquire.lua, fenced_acquire.lua, unlock.lua, rollback.lua, leave_line.lua, force_unlock.lua and pass_turn.lua, and
+-- of the read/write lock's scripts (whose writers take turns), which pass it their keys by name: its functions read
+-- no KEYS or ARGV of their own.
 --
 -- Layout: hasp's own keys beside the lock's hash, which Redisson neither reads nor writes (the read/write lock's
 -- are named "hasp_rwlock_line:{<name>}" and so on).
@@ -94,10 +94,10 @@ end
 
 -- The lock was freed: gives the turn to the first process in line whose place is live and that listens on its
 -- channel, and returns it; nil when nobody waits. Every place met on the way is used up (SERVED: the process stands
--- again when it waits again). from is the calling process ('' for none); when it is first in line itself, own says what happens:
--- 'quiet', it gets the turn without a message (the caller wakes one of its waiters); 'message', it gets the turn and
--- the message like any other process; 'skip', it is passed over. With grants, another process that named an heir
--- gets the lock itself (grant_to), and no turn is kept.
+-- again when it waits again). from is the calling process ('' for none); when it is first in line itself, own says
+-- what happens: 'quiet', it gets the turn without a message (the caller wakes one of its waiters); 'message', it
+-- gets the turn and the message like any other process; 'skip', it is passed over. With grants, another process
+-- that named an heir gets the lock itself (grant_to), and no turn is kept.
 local function give_turn(line, places, turn, publish, channel_prefix, from, own, turn_millis, grants)
     while true do
         local next = redis.call('lpop', line)
