@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
+import java.util.function.ToDoubleFunction;
 import org.redisson.Redisson;
 import org.redisson.api.RSemaphore;
 import org.redisson.api.RedissonClient;
@@ -43,8 +44,11 @@ import org.redisson.config.Config;
  * {@code -Dhasp.hotlock.kind=semaphore} it takes the one permit of a semaphore (each library's, one layout). With
  * {@code -Dhasp.hotlock.libraries=hasp} the rows run hasp alone (the chart and the mixed run need both). With
  * {@code -Dhasp.hotlock.commands=true} a line before each row tells, per command the server ran, its calls and
- * microseconds per acquisition, and the server CPU per acquisition spent outside commands. Not a JMH
- * benchmark: its rows are fleets of clients, not threads of one.
+ * microseconds per acquisition, and the server CPU per acquisition spent outside commands. With
+ * {@code -Dhasp.hotlock.rounds=<n>} the rows run n times over, one round after another (so that a noisy spell of
+ * the machine falls on every row alike), and a last table gives each row's medians over the rounds, with its
+ * server CPU per acquisition against the first row's; the chart then draws the medians. Not a JMH benchmark: its
+ * rows are fleets of clients, not threads of one.
  */
 public final class HotLock {
 
@@ -57,6 +61,8 @@ public final class HotLock {
             List.of(System.getProperty("hasp.hotlock.libraries", "hasp,redisson").split(","));
     /** Whether each row also prints, per command the server ran, its calls and microseconds per acquisition. */
     private static final boolean COMMANDS = Boolean.getBoolean("hasp.hotlock.commands");
+    /** How many times the rows run over, one round after another ({@code -Dhasp.hotlock.rounds}, default 1). */
+    private static final int ROUNDS = Integer.getInteger("hasp.hotlock.rounds", 1);
     /** The most waits one thread records. */
     private static final int MAX_WAITS = 1 << 20;
 
@@ -109,6 +115,9 @@ public final class HotLock {
         if (LIBRARIES.isEmpty() || !List.of("hasp", "redisson").containsAll(LIBRARIES)) {
             throw new IllegalArgumentException("hasp.hotlock.libraries must list hasp and/or redisson, not " + LIBRARIES);
         }
+        if (ROUNDS < 1) {
+            throw new IllegalArgumentException("hasp.hotlock.rounds must be at least 1, not " + ROUNDS);
+        }
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         boolean mixedOnly = args.length > 1 && args[1].equals("mixed");
         int[] counts = mixedOnly ? new int[0] : args.length > 1
@@ -122,22 +131,25 @@ public final class HotLock {
                     + " per acquisition (us) | acquisitions of one client, least / most | least/mean | p50 wait (ms)"
                     + " | p99 wait (ms) |");
             System.out.println("|---|---:|---:|---:|---|---:|---:|---:|");
-            double[][] rates = new double[LIBRARIES.size()][counts.length];
-            for (int row = 0; row < counts.length; row++) {
-                int clients = counts[row];
-                int threads = clients == 2 ? 4 : 1;
-                for (int l = 0; l < LIBRARIES.size(); l++) {
-                    String library = LIBRARIES.get(l);
-                    Side side = side(library, server.uri(), "hot:" + library + ":" + clients, clients);
-                    try {
-                        Window window = run(probe, side.locks, threads, seconds);
-                        System.out.println(window.row(library + ", " + clients + " x " + threads));
-                        rates[l][row] = window.acquisitions / window.seconds;
-                    } finally {
-                        close(side.clients);
+            // windows[library][row][round]
+            Window[][][] windows = new Window[LIBRARIES.size()][counts.length][ROUNDS];
+            for (int round = 0; round < ROUNDS; round++) {
+                for (int row = 0; row < counts.length; row++) {
+                    int clients = counts[row];
+                    for (int l = 0; l < LIBRARIES.size(); l++) {
+                        String library = LIBRARIES.get(l);
+                        Side side = side(library, server.uri(), "hot:" + library + ":" + clients, clients);
+                        try {
+                            Window window = run(probe, side.locks, threads(clients), seconds);
+                            System.out.println(window.row(rowName(library, clients)));
+                            windows[l][row][round] = window;
+                        } finally {
+                            close(side.clients);
+                        }
                     }
                 }
             }
+            double[][] rates = medians(windows, counts);
             String svg = System.getProperty("hasp.hotlock.svg");
             boolean both = LIBRARIES.equals(List.of("hasp", "redisson"));
             if (svg != null && counts.length > 0 && both) {
@@ -150,6 +162,51 @@ public final class HotLock {
             server.stop();
         }
         System.exit(0);
+    }
+
+    private static int threads(int clients) {
+        return clients == 2 ? 4 : 1;
+    }
+
+    private static String rowName(String library, int clients) {
+        return library + ", " + clients + " x " + threads(clients);
+    }
+
+    /**
+     * Each library's median acquisitions/s per row over the rounds; with more than one round, also prints a table
+     * of each row's medians (rate, scripts and server CPU per acquisition, that CPU against the library's first row).
+     */
+    private static double[][] medians(Window[][][] windows, int[] counts) {
+        double[][] rates = new double[LIBRARIES.size()][counts.length];
+        if (ROUNDS > 1) {
+            System.out.println("medians over " + ROUNDS + " rounds:");
+            System.out.println("| library, clients x threads | acquisitions/s | scripts per acquisition | server CPU"
+                    + " per acquisition (us) | against the first row |");
+            System.out.println("|---|---:|---:|---:|---:|");
+        }
+        for (int l = 0; l < LIBRARIES.size(); l++) {
+            double firstCpu = 0;
+            for (int row = 0; row < counts.length; row++) {
+                Window[] rounds = windows[l][row];
+                rates[l][row] = median(rounds, w -> w.acquisitions / w.seconds);
+                double cpu = median(rounds, w -> w.serverCpuSeconds * 1e6 / w.acquisitions);
+                if (row == 0) {
+                    firstCpu = cpu;
+                }
+                if (ROUNDS > 1) {
+                    System.out.printf(Locale.ROOT, "| %s | %,.0f | %.2f | %.0f | %.2fx |%n",
+                            rowName(LIBRARIES.get(l), counts[row]), rates[l][row],
+                            median(rounds, w -> (double) w.scripts / w.acquisitions), cpu, cpu / firstCpu);
+                }
+            }
+        }
+        return rates;
+    }
+
+    private static double median(Window[] rounds, ToDoubleFunction<Window> value) {
+        double[] values = Arrays.stream(rounds).mapToDouble(value).sorted().toArray();
+        int middle = values.length / 2;
+        return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
     }
 
     /** Writes each library's acquisitions/s against the clients on the lock (threads at 2 clients: 4 each). */
