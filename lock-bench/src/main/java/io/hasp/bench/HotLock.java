@@ -321,6 +321,7 @@ public final class HotLock {
         CommandStats stats0 = CommandStats.parse((String) probe.call("INFO", "commandstats"));
         long scripts0 = scripts(probe);
         double cpu0 = serverCpu(probe);
+        double kernel0 = serverKernelCpu(probe);
         long t0 = System.nanoTime();
         measuring.set(true);
         Thread.sleep(seconds * 1000L);
@@ -328,6 +329,7 @@ public final class HotLock {
         long t1 = System.nanoTime();
         long scripts1 = scripts(probe);
         double cpu1 = serverCpu(probe);
+        double kernel1 = serverKernelCpu(probe);
         CommandStats stats1 = CommandStats.parse((String) probe.call("INFO", "commandstats"));
         stop.set(true);
         for (Thread worker : workers) {
@@ -364,7 +366,7 @@ public final class HotLock {
                     + " acquisitions: two holders at once");
         }
         if (COMMANDS) {
-            System.out.println(commands(stats0, stats1, acquisitions, cpu1 - cpu0));
+            System.out.println(commands(stats0, stats1, acquisitions, cpu1 - cpu0, kernel1 - kernel0));
         }
         return new Window(acquisitions, (t1 - t0) / 1e9, scripts1 - scripts0, cpu1 - cpu0, perClient, waits, clientWaits);
     }
@@ -372,9 +374,11 @@ public final class HotLock {
     /**
      * What the server ran per acquisition between two snapshots, for the row that follows: each command's calls and
      * microseconds (a script's include the commands it runs, which are listed too), and the server CPU not spent in
-     * top-level commands (reading, writing, the event loop).
+     * top-level commands (reading, writing, the event loop); then how much of the server's CPU was the kernel's
+     * ({@code used_cpu_sys}: the sockets, waking the processes written to, the event loop's waits).
      */
-    private static String commands(CommandStats before, CommandStats after, long acquisitions, double cpuSeconds) {
+    private static String commands(CommandStats before, CommandStats after, long acquisitions, double cpuSeconds,
+            double kernelSeconds) {
         StringBuilder line = new StringBuilder("per acquisition of the next row:");
         if (acquisitions == 0) {
             return line.append(" none").toString();
@@ -387,7 +391,8 @@ public final class HotLock {
             }
         }
         double outside = cpuSeconds * 1e6 - after.busyMicros(before);
-        line.append(String.format(Locale.ROOT, "; outside commands %.1f us", outside / acquisitions));
+        line.append(String.format(Locale.ROOT, "; outside commands %.1f us; in the kernel %.1f us of %.1f",
+                outside / acquisitions, kernelSeconds * 1e6 / acquisitions, cpuSeconds * 1e6 / acquisitions));
         return line.toString();
     }
 
@@ -398,6 +403,10 @@ public final class HotLock {
 
     private static double serverCpu(RedisProbe probe) {
         return Double.parseDouble(info(probe, "cpu", "used_cpu_sys")) + Double.parseDouble(info(probe, "cpu", "used_cpu_user"));
+    }
+
+    private static double serverKernelCpu(RedisProbe probe) {
+        return Double.parseDouble(info(probe, "cpu", "used_cpu_sys"));
     }
 
     private static String info(RedisProbe probe, String section, String field) {
