@@ -63,8 +63,14 @@ public final class HandOffFloor {
         int handOffs = args.length > 1 ? Integer.parseInt(args[1]) : 8000;
         int[] processes = args.length > 2 ? Arrays.stream(args, 2, args.length).mapToInt(Integer::parseInt).toArray()
                 : new int[] {32, 64};
-        if (rounds < 1 || handOffs < 1 || Arrays.stream(processes).anyMatch(p -> p < 2)) {
-            throw new IllegalArgumentException("expected: rounds >= 1, hand-offs >= 1, processes >= 2");
+        if (rounds < 1) {
+            throw new IllegalArgumentException("rounds: " + rounds + " (expected: >= 1)");
+        }
+        for (int count : processes) {
+            if (count < 2 || count > handOffs) {
+                throw new IllegalArgumentException("processes: " + count + " (expected: 2 to the hand-offs, "
+                        + handOffs + ")");
+            }
         }
         Map<String, List<Cost>> costs = new LinkedHashMap<>();
         try (RedisServer server = RedisServer.start(); RedisProbe probe = RedisProbe.connect(server.port())) {
@@ -98,10 +104,10 @@ public final class HandOffFloor {
         costs.computeIfAbsent(shape, s -> new ArrayList<>()).add(cost);
     }
 
-    /** One connection hands the lock back and forth between two owners of its process. */
+    /** One connection hands the lock back and forth between two owners of one process. */
     private static Cost withinProcess(RedisServer server, RedisProbe probe, String sha, int handOffs) {
         probe.call("FLUSHALL");
-        probe.call("HSET", NAME, owner(0), "1");
+        probe.call("HSET", NAME, process(0) + ":1", "1");
         try (RedisProbe caller = RedisProbe.connect(server.port())) {
             long latch = 0;
             int holder = 0;
@@ -110,7 +116,8 @@ public final class HandOffFloor {
                 if (i == 0) {
                     before = Snapshot.take(probe);
                 }
-                Object outcome = caller.call(release(sha, holder, latch++, owner(1 - holder), "0", ""));
+                Object outcome = caller.call(release(sha, process(0), process(0) + ":" + (1 + holder), latch++,
+                        process(0) + ":" + (2 - holder), "0", ""));
                 expect(outcome, 2L);
                 holder = 1 - holder;
                 hold();
@@ -137,35 +144,8 @@ public final class HandOffFloor {
                 probe.call("SET", placePrefix() + ":" + process(p), heir(p, p), "PX", PLACE_MILLIS);
             }
             int each = handOffs / count;
-            AtomicLong latches = new AtomicLong();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
             Snapshot before = Snapshot.take(probe);
-            List<Thread> callers = new ArrayList<>();
-            for (int p = 0; p < count; p++) {
-                int me = p;
-                Thread caller = new Thread(() -> {
-                    try {
-                        for (int i = 0; i < each; i++) {
-                            if (me != 0 || i != 0) {
-                                subscriptions.get(me).read();   // its turn: the lock was granted to its heir
-                            }
-                            hold();
-                            long stamp = latches.incrementAndGet();
-                            expect(connections.get(me).call(release(sha, me, stamp, "", "1", heir(me, stamp))), 5L);
-                        }
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    }
-                }, "hand-off-" + p);
-                callers.add(caller);
-                caller.start();
-            }
-            for (Thread caller : callers) {
-                caller.join(TimeUnit.MINUTES.toMillis(5));
-            }
-            if (failure.get() != null) {
-                throw new IllegalStateException("a caller failed", failure.get());
-            }
+            runInTurns(sha, connections, subscriptions, each);
             return Snapshot.take(probe).since(before, (long) each * count);
         } finally {
             connections.forEach(RedisProbe::close);
@@ -173,13 +153,58 @@ public final class HandOffFloor {
         }
     }
 
-    /** The release as {@code UnlockScript} sends it (keys and arguments in its order). */
-    private static String[] release(String sha, int holder, long latch, String successor, String staysInLine,
-            String heir) {
+    /**
+     * One caller a process, each releasing {@code each} times in its turn: the first process holds the lock, the
+     * others wait for the grant on their subscriptions. A caller that fails stops the others within the probes'
+     * read timeout.
+     */
+    private static void runInTurns(String sha, List<RedisProbe> connections, List<RedisProbe> subscriptions,
+            int each) throws InterruptedException {
+        AtomicLong latches = new AtomicLong();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> callers = new ArrayList<>();
+        for (int p = 0; p < connections.size(); p++) {
+            int me = p;
+            Thread caller = new Thread(() -> {
+                try {
+                    for (int i = 0; i < each; i++) {
+                        if (me != 0 || i != 0) {
+                            subscriptions.get(me).read();   // its turn: the lock was granted to its heir
+                        }
+                        hold();
+                        long stamp = latches.incrementAndGet();
+                        expect(connections.get(me).call(release(sha, process(me), owner(me), stamp, "", "1",
+                                heir(me, stamp))), 5L);
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "hand-off-" + p);
+            callers.add(caller);
+            caller.start();
+        }
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        for (Thread caller : callers) {
+            caller.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            if (caller.isAlive()) {
+                throw new IllegalStateException(caller.getName() + " did not finish within 5 minutes");
+            }
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("a caller failed", failure.get());
+        }
+    }
+
+    /**
+     * The release as {@code UnlockScript.run} sends it, keys and arguments in its order (a copy for this bench:
+     * {@link #expect} fails the run when the script's layout has moved on).
+     */
+    private static String[] release(String sha, String process, String owner, long latch, String successor,
+            String staysInLine, String heir) {
         return new String[] {"EVALSHA", sha, "7", NAME, "redisson_lock__channel:{" + NAME + "}",
             "redisson_unlock_latch:{" + NAME + "}:" + latch, "hasp_lock_line:{" + NAME + "}", placePrefix(),
             "hasp_lock_turn:{" + NAME + "}", "hasp_lock_grant:{" + NAME + "}",
-            "0", LEASE, owner(holder), LATCH_MILLIS, "publish", successor, LEASE, process(holder), staysInLine,
+            "0", LEASE, owner, LATCH_MILLIS, "publish", successor, LEASE, process, staysInLine,
             PLACE_MILLIS, TURN_MILLIS, turnChannelPrefix(), "0", heir};
     }
 

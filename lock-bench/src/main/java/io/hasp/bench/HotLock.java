@@ -178,7 +178,7 @@ public final class HotLock {
      */
     private static double[][] medians(Window[][][] windows, int[] counts) {
         double[][] rates = new double[LIBRARIES.size()][counts.length];
-        if (ROUNDS > 1) {
+        if (ROUNDS > 1 && counts.length > 0) {
             System.out.println("medians over " + ROUNDS + " rounds:");
             System.out.println("| library, clients x threads | acquisitions/s | scripts per acquisition | server CPU"
                     + " per acquisition (us) | against the first row |");
