@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.ToDoubleFunction;
 
 /**
  * What the server spends on one hand-off of a hot lock, with clients that add nothing of their own: the release
@@ -91,10 +90,10 @@ public final class HandOffFloor {
         System.out.println("|---|---:|---:|---:|---:|");
         double first = 0;
         for (Map.Entry<String, List<Cost>> shape : costs.entrySet()) {
-            double cpu = median(shape.getValue(), Cost::cpuMicros);
+            double cpu = Medians.of(shape.getValue(), Cost::cpuMicros);
             first = first == 0 ? cpu : first;
             System.out.printf(Locale.ROOT, "| %s | %.1f | %.2fx | %.1f | %.1f |%n", shape.getKey(), cpu, cpu / first,
-                    median(shape.getValue(), Cost::kernelMicros), median(shape.getValue(), Cost::scriptMicros));
+                    Medians.of(shape.getValue(), Cost::kernelMicros), Medians.of(shape.getValue(), Cost::scriptMicros));
         }
     }
 
@@ -243,34 +242,17 @@ public final class HandOffFloor {
         return "hasp_lock_turn__channel:{" + NAME + "}:";
     }
 
-    private static double median(List<Cost> costs, ToDoubleFunction<Cost> value) {
-        double[] values = costs.stream().mapToDouble(value).sorted().toArray();
-        int middle = values.length / 2;
-        return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-    }
-
     /** The server's CPU and script time so far. */
-    private record Snapshot(double cpuSeconds, double kernelSeconds, CommandStats stats) {
+    private record Snapshot(ServerCpu cpu, CommandStats stats) {
 
         static Snapshot take(RedisProbe probe) {
-            String cpu = (String) probe.call("INFO", "cpu");
-            return new Snapshot(field(cpu, "used_cpu_sys") + field(cpu, "used_cpu_user"), field(cpu, "used_cpu_sys"),
-                    CommandStats.parse((String) probe.call("INFO", "commandstats")));
+            return new Snapshot(ServerCpu.read(probe), CommandStats.parse((String) probe.call("INFO", "commandstats")));
         }
 
         Cost since(Snapshot before, long handOffs) {
-            return new Cost((cpuSeconds - before.cpuSeconds) * 1e6 / handOffs,
-                    (kernelSeconds - before.kernelSeconds) * 1e6 / handOffs,
+            return new Cost((cpu.seconds() - before.cpu.seconds()) * 1e6 / handOffs,
+                    (cpu.kernelSeconds() - before.cpu.kernelSeconds()) * 1e6 / handOffs,
                     (double) stats.micros(before.stats, "evalsha") / handOffs);
-        }
-
-        private static double field(String info, String name) {
-            for (String line : info.split("\\R")) {
-                if (line.startsWith(name + ":")) {
-                    return Double.parseDouble(line.substring(name.length() + 1).strip());
-                }
-            }
-            throw new IllegalStateException(name + ": not in INFO cpu");
         }
     }
 }

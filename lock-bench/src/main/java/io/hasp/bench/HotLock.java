@@ -17,7 +17,6 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
-import java.util.function.ToDoubleFunction;
 import org.redisson.Redisson;
 import org.redisson.api.RSemaphore;
 import org.redisson.api.RedissonClient;
@@ -188,25 +187,19 @@ public final class HotLock {
             double firstCpu = 0;
             for (int row = 0; row < counts.length; row++) {
                 Window[] rounds = windows[l][row];
-                rates[l][row] = median(rounds, w -> w.acquisitions / w.seconds);
-                double cpu = median(rounds, w -> w.serverCpuSeconds * 1e6 / w.acquisitions);
+                rates[l][row] = Medians.of(List.of(rounds), w -> w.acquisitions / w.seconds);
+                double cpu = Medians.of(List.of(rounds), w -> w.serverCpuSeconds * 1e6 / w.acquisitions);
                 if (row == 0) {
                     firstCpu = cpu;
                 }
                 if (ROUNDS > 1) {
                     System.out.printf(Locale.ROOT, "| %s | %,.0f | %.2f | %.0f | %.2fx |%n",
                             rowName(LIBRARIES.get(l), counts[row]), rates[l][row],
-                            median(rounds, w -> (double) w.scripts / w.acquisitions), cpu, cpu / firstCpu);
+                            Medians.of(List.of(rounds), w -> (double) w.scripts / w.acquisitions), cpu, cpu / firstCpu);
                 }
             }
         }
         return rates;
-    }
-
-    private static double median(Window[] rounds, ToDoubleFunction<Window> value) {
-        double[] values = Arrays.stream(rounds).mapToDouble(value).sorted().toArray();
-        int middle = values.length / 2;
-        return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
     }
 
     /** Writes each library's acquisitions/s against the clients on the lock (threads at 2 clients: 4 each). */
@@ -320,16 +313,14 @@ public final class HotLock {
         Thread.sleep(2_000);   // warm-up: JIT, connections, subscriptions
         CommandStats stats0 = CommandStats.parse((String) probe.call("INFO", "commandstats"));
         long scripts0 = scripts(probe);
-        double cpu0 = serverCpu(probe);
-        double kernel0 = serverKernelCpu(probe);
+        ServerCpu cpu0 = ServerCpu.read(probe);
         long t0 = System.nanoTime();
         measuring.set(true);
         Thread.sleep(seconds * 1000L);
         measuring.set(false);
         long t1 = System.nanoTime();
         long scripts1 = scripts(probe);
-        double cpu1 = serverCpu(probe);
-        double kernel1 = serverKernelCpu(probe);
+        ServerCpu cpu1 = ServerCpu.read(probe);
         CommandStats stats1 = CommandStats.parse((String) probe.call("INFO", "commandstats"));
         stop.set(true);
         for (Thread worker : workers) {
@@ -366,9 +357,10 @@ public final class HotLock {
                     + " acquisitions: two holders at once");
         }
         if (COMMANDS) {
-            System.out.println(commands(stats0, stats1, acquisitions, cpu1 - cpu0, kernel1 - kernel0));
+            System.out.println(commands(stats0, stats1, acquisitions, cpu1.seconds() - cpu0.seconds(),
+                    cpu1.kernelSeconds() - cpu0.kernelSeconds()));
         }
-        return new Window(acquisitions, (t1 - t0) / 1e9, scripts1 - scripts0, cpu1 - cpu0, perClient, waits, clientWaits);
+        return new Window(acquisitions, (t1 - t0) / 1e9, scripts1 - scripts0, cpu1.seconds() - cpu0.seconds(), perClient, waits, clientWaits);
     }
 
     /**
@@ -399,14 +391,6 @@ public final class HotLock {
     private static long scripts(RedisProbe probe) {
         CommandStats stats = CommandStats.parse((String) probe.call("INFO", "commandstats"));
         return stats.calls("evalsha") + stats.calls("eval");
-    }
-
-    private static double serverCpu(RedisProbe probe) {
-        return Double.parseDouble(info(probe, "cpu", "used_cpu_sys")) + Double.parseDouble(info(probe, "cpu", "used_cpu_user"));
-    }
-
-    private static double serverKernelCpu(RedisProbe probe) {
-        return Double.parseDouble(info(probe, "cpu", "used_cpu_sys"));
     }
 
     private static String info(RedisProbe probe, String section, String field) {

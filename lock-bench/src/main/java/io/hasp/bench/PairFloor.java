@@ -4,7 +4,6 @@ import io.hasp.testing.RedisProbe;
 import io.hasp.testing.RedisServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -75,9 +74,9 @@ public final class PairFloor {
             for (int round = 1; round <= rounds; round++) {
                 for (Variant variant : variants) {
                     probe.call("FLUSHALL");   // every variant starts from an empty server
-                    double cpuBefore = serverCpuSeconds(probe);
+                    double cpuBefore = ServerCpu.read(probe).seconds();
                     ServerCeiling.Result result = measure(tool, server, variant, requests);
-                    double cpuMicros = (serverCpuSeconds(probe) - cpuBefore) * 1e6 / requests;
+                    double cpuMicros = (ServerCpu.read(probe).seconds() - cpuBefore) * 1e6 / requests;
                     if (!result.measured()) {
                         throw new IllegalStateException(variant.name() + ": " + result.detail());
                     }
@@ -112,20 +111,6 @@ public final class PairFloor {
         return variants;
     }
 
-    /** The server's CPU time so far, user and system, in seconds ({@code INFO cpu}). */
-    private static double serverCpuSeconds(RedisProbe probe) {
-        double seconds = 0;
-        for (String line : String.valueOf(probe.call("INFO", "cpu")).split("\r\n")) {
-            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-                seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1));
-            }
-        }
-        if (seconds == 0) {
-            throw new IllegalStateException("INFO cpu named no used_cpu_sys or used_cpu_user");
-        }
-        return seconds;
-    }
-
     private static String load(RedisProbe probe, String lua) {
         return (String) probe.call("SCRIPT", "LOAD", lua);
     }
@@ -153,13 +138,6 @@ public final class PairFloor {
         return ServerCeiling.run(tool, server.host(), server.port(), arguments, variant.name());
     }
 
-    private static double median(List<Double> values) {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
-
     private static String report(Map<String, List<Double>> rates, Map<String, List<Double>> cpu, String version,
             int rounds, long requests) {
         StringBuilder out = new StringBuilder();
@@ -170,7 +148,7 @@ public final class PairFloor {
                 + "|---|---|---:|---:|---|\n");
         Map<String, Double> micros = new LinkedHashMap<>();
         for (Map.Entry<String, List<Double>> entry : rates.entrySet()) {
-            double perCall = median(cpu.get(entry.getKey()));
+            double perCall = Medians.of(cpu.get(entry.getKey()), Double::doubleValue);
             micros.put(entry.getKey(), perCall);
             StringBuilder each = new StringBuilder();
             for (double value : entry.getValue()) {
@@ -179,7 +157,7 @@ public final class PairFloor {
             boolean alone = entry.getKey().endsWith("one call at a time");
             out.append(String.format(Locale.ROOT, "| %s | %d x %d | %,.0f | %.2f | %s |%n", entry.getKey(),
                     alone ? ServerCeiling.BLOCKING_CALLERS : ServerCeiling.CLIENTS, alone ? 1 : ServerCeiling.PIPELINE,
-                    median(entry.getValue()), perCall, each));
+                    Medians.of(entry.getValue(), Double::doubleValue), perCall, each));
         }
         double empty = micros.get("empty script");
         double pair = micros.get("pair");
